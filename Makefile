@@ -1,0 +1,53 @@
+# annotated_nn — two commands do everything on a fresh machine:
+#   make docs   build the book and serve it at http://127.0.0.1:8000 (live reload)
+#   make test   run every test (library, book, browser)
+# Each target sets itself up on first run: a .venv with the pinned packages
+# (constraints.txt) and the Debian packages it needs (graphviz, chromium, CJK fonts).
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# A local wheel directory (this workplace keeps torch's CPU wheel there) is used when present.
+FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEB_PACKAGES := graphviz chromium fonts-noto-cjk
+PYTEST_ARGS ?=
+
+.PHONY: docs test build-docs annotations bench train sysdeps venv clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(FIND_LINKS) -c constraints.txt -e '.[test,docs,dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Debian packages: `dot` for the diagrams, chromium + Noto CJK for the browser tests.
+sysdeps:
+	@missing=""; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build-docs: $(STAMP) sysdeps
+	$(VENV)/bin/mkdocs build --strict
+
+docs: $(STAMP) sysdeps
+	$(VENV)/bin/mkdocs serve --strict -a 127.0.0.1:8000
+
+test: $(STAMP) sysdeps
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_module.py
+
+clean:
+	rm -rf site .pytest_cache .hypothesis

@@ -1,0 +1,3892 @@
+r"""`Module`, the base class of every layer, and the global hooks. / 所有层的基类 `Module`，以及全局钩子。
+
+This file mirrors `torch/nn/modules/module.py` of torch 2.13 name for name. Read it top to bottom:
+first the module-level registries of *global* hooks (they fire for every `Module` in the process),
+then `Module` itself, whose methods fall into the groups of the book's chapters — registration,
+the module tree, transforming (`_apply`), hooks and `__call__`, attribute routing, `state_dict`
+and `load_state_dict`, traversal, modes, repr.
+
+本文件与 torch 2.13 的 `torch/nn/modules/module.py` 逐名对应。建议自上而下阅读：先是模块级的
+*全局*钩子（hook）登记表（对进程里的每个 `Module` 都生效），然后是 `Module` 本身；它的方法按本书
+章节分组——注册、模块树、变换（`_apply`）、钩子与 `__call__`、属性路由、`state_dict` 与
+`load_state_dict`、遍历、模式、repr。
+"""
+
+import functools
+import inspect
+import itertools
+import warnings
+import weakref
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Optional, TypeVar, Union, overload
+
+import torch
+from torch import Tensor, device, dtype
+from torch._prims_common import DeviceLikeType
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass
+from typing_extensions import Self
+
+from annotated_nn.parameter import Buffer, Parameter, is_lazy
+from annotated_nn.utils.hooks import BackwardHook, RemovableHandle
+
+__all__ = [
+    "register_module_forward_pre_hook",
+    "register_module_forward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_backward_hook",
+    "register_module_full_backward_hook",
+    "register_module_buffer_registration_hook",
+    "register_module_module_registration_hook",
+    "register_module_parameter_registration_hook",
+    "Module",
+]
+
+_grad_t = tuple[Tensor, ...] | Tensor
+# 中: 类型变量 T 让钩子的类型标注里 "module" 参数保持调用者自己的子类类型。
+# EN: The type variable T keeps a hook's "module" argument typed as the caller's own subclass.
+T = TypeVar("T", bound="Module")
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    r"""What `load_state_dict` returns: missing and unexpected keys. / `load_state_dict` 的返回值：缺失键与多余键。
+
+    === "中文"
+
+        一个具名元组（namedtuple），字段是 `missing_keys` 与 `unexpected_keys`。两者都为空时，
+        它的 repr 是友好的 `<All keys matched successfully>`，所以在交互环境里加载成功会
+        直接看到这句话。`__slots__ = ()` 保证它不比普通元组多占内存。
+
+    === "English"
+
+        A namedtuple with the fields `missing_keys` and `unexpected_keys`. When both are empty
+        its repr is the friendly `<All keys matched successfully>`, which is what an interactive
+        session prints after a clean load. `__slots__ = ()` keeps it as small as a plain tuple.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        r"""Say "all matched", or show both lists. / 全部匹配时给出提示，否则列出两个列表。
+
+        === "中文"
+
+            两个列表都为空时返回 `<All keys matched successfully>`，否则沿用 namedtuple 的
+            默认 repr，例如 `IncompatibleKeys(missing_keys=[...], unexpected_keys=[...])`。
+            `__str__` 是同一个函数，`print` 的结果也一样。
+
+        === "English"
+
+            Returns `<All keys matched successfully>` when both lists are empty, otherwise the
+            namedtuple's default repr, e.g. `IncompatibleKeys(missing_keys=[...], unexpected_keys=[...])`.
+            `__str__` is the same function, so `print` shows the same text.
+
+        Returns:
+            The text described above. / 上述文本。
+        """
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(s_, numSpaces):
+    r"""Indent every line but the first of a multi-line string. / 为多行字符串除首行外的每一行加缩进。
+
+    === "中文"
+
+        `Module.__repr__` 用它把子模块的 repr 嵌进父模块：首行紧跟在 `(name): ` 之后，
+        其余行缩进 `numSpaces` 个空格。单行字符串原样返回；空白行变成空行（不留尾随空格）。
+
+    === "English"
+
+        `Module.__repr__` uses it to nest a child's repr inside its parent's: the first line
+        follows `(name): `, every other line is indented by `numSpaces` spaces. A one-line
+        string comes back unchanged; blank lines become empty (no trailing spaces).
+
+    Args:
+        s_: The text to indent. / 要缩进的文本。
+        numSpaces: How many spaces to add. / 增加的空格数。
+
+    Returns:
+        The indented text. / 缩进后的文本。
+    """
+    lines = s_.split("\n")
+    if len(lines) == 1:
+        return s_
+    first = lines.pop(0)
+    lines = [(numSpaces * " ") + line if line.strip() else "" for line in lines]
+    return first + "\n" + "\n".join(lines)
+
+
+# 中: 注册类全局钩子：任何 Module 注册缓冲区 / 子模块 / 参数之前调用，可以替换被注册的值。
+# EN: Registration-time global hooks: called before any Module registers a buffer / submodule /
+# EN: parameter; a hook may replace the value being registered.
+_global_buffer_registration_hooks: dict[int, Callable] = OrderedDict()
+_global_module_registration_hooks: dict[int, Callable] = OrderedDict()
+_global_parameter_registration_hooks: dict[int, Callable] = OrderedDict()
+
+
+class _WrappedHook:
+    r"""A hook that may carry a weak reference to its module. / 可以弱引用其所属模块的钩子包装。
+
+    === "中文"
+
+        `load_state_dict` 的前置钩子有两种：旧式的私有钩子不接收模块，公开的
+        [`register_load_state_dict_pre_hook`][annotated_nn.modules.module.Module.register_load_state_dict_pre_hook]
+        需要把模块作为第一个参数。`_WrappedHook` 统一二者：带模块时只保存**弱引用**，
+        这样钩子不会让模块无法被回收；`functools.update_wrapper` 让它看起来像原函数
+        （`__name__`、`__doc__` 等）。它也用于旧式（非 full）反向钩子。
+
+    === "English"
+
+        `load_state_dict` pre-hooks come in two kinds: the old private ones get no module, the
+        public [`register_load_state_dict_pre_hook`][annotated_nn.modules.module.Module.register_load_state_dict_pre_hook]
+        passes the module first. `_WrappedHook` serves both: with a module it keeps only a
+        **weak reference**, so the hook never keeps the module alive; `functools.update_wrapper`
+        makes it look like the wrapped function (`__name__`, `__doc__`, ...). The legacy
+        (non-full) backward hooks are wrapped the same way.
+    """
+
+    def __init__(self, hook: Callable, module: Optional["Module"] = None) -> None:
+        r"""Wrap `hook`, remembering `module` weakly. / 包装 `hook`，以弱引用记住 `module`。
+
+        === "中文"
+
+            `module` 为 `None` 时，调用时原样转发参数；否则调用时把模块作为第一个参数传入。
+
+        === "English"
+
+            With `module=None` a call forwards its arguments unchanged; otherwise the module is
+            passed as the first argument.
+
+        Args:
+            hook: The function to wrap. / 被包装的函数。
+            module: The owner to pass first, or `None`. / 调用时放在首位的模块，或 `None`。
+        """
+        self.hook: Callable = hook
+        functools.update_wrapper(self, hook)
+
+        self.with_module: bool = False
+
+        if module is not None:
+            self.module: weakref.ReferenceType[Module] = weakref.ref(module)
+            self.with_module = True
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        r"""Call the hook, with the module first when one was given. / 调用钩子；若有模块则放在首位。
+
+        === "中文"
+
+            若弱引用指向的模块已被回收，说明有人在模块死后还持有钩子，抛出 `RuntimeError`。
+
+        === "English"
+
+            If the weakly referenced module has been collected, someone kept the hook beyond
+            its module's life: a `RuntimeError` is raised.
+
+        Args:
+            *args: Forwarded to the hook. / 转发给钩子。
+            **kwargs: Forwarded to the hook. / 转发给钩子。
+
+        Returns:
+            Whatever the hook returns. / 钩子的返回值。
+
+        Raises:
+            RuntimeError: The module is dead. / 模块已被回收。
+        """
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
+
+    def __getstate__(self) -> dict:
+        r"""Pickle the hook with a strong reference to the module. / 序列化时以强引用保存模块。
+
+        === "中文"
+
+            弱引用不能被 pickle，所以序列化时把模块本身（强引用）放进状态；反序列化时再变回弱引用。
+            深拷贝一个模块时它的钩子表也跟着被拷贝，就走这条路。
+
+        === "English"
+
+            A weak reference cannot be pickled, so the state holds the module itself (a strong
+            reference); unpickling turns it back into a weak one. Deep-copying a module copies
+            its hook tables through this path.
+
+        Returns:
+            The state dict. / 状态字典。
+        """
+        result = {"hook": self.hook, "with_module": self.with_module}
+        if self.with_module:
+            result["module"] = self.module()
+
+        return result
+
+    def __setstate__(self, state: dict):
+        r"""Restore the hook and re-weaken the module reference. / 恢复钩子，并重新改为弱引用。
+
+        === "中文"
+
+            与 `__getstate__` 对称。保存时模块已死（`None`）则无法恢复，抛出 `RuntimeError`。
+
+        === "English"
+
+            The mirror of `__getstate__`. If the module was already dead (`None`) when saved,
+            it cannot be revived and a `RuntimeError` is raised.
+
+        Args:
+            state: What `__getstate__` returned. / `__getstate__` 的返回值。
+
+        Raises:
+            RuntimeError: The saved module was dead. / 保存时模块已被回收。
+        """
+        self.hook = state["hook"]
+        self.with_module = state["with_module"]
+
+        if self.with_module:
+            if state["module"] is None:
+                raise RuntimeError("You are trying to revive the hook of a dead Module!")
+            self.module = weakref.ref(state["module"])
+
+
+# 中: 前向 / 反向全局钩子：对进程中每个 Module 的每次调用都生效，主要用于调试与性能分析。
+# 中: 调用时全局钩子先于模块自己的钩子执行。
+# EN: Forward / backward global hooks: they fire on every call of every Module in the process,
+# EN: mainly for debugging and profiling. Global hooks run before a module's own hooks.
+_global_backward_pre_hooks: dict[int, Callable] = OrderedDict()
+_global_backward_hooks: dict[int, Callable] = OrderedDict()
+_global_is_full_backward_hook: bool | None = None
+_global_forward_pre_hooks: dict[int, Callable] = OrderedDict()
+_global_forward_hooks: dict[int, Callable] = OrderedDict()
+_global_forward_hooks_always_called: dict[int, bool] = OrderedDict()
+_global_forward_hooks_with_kwargs: dict[int, bool] = OrderedDict()
+
+
+def _has_any_global_hook():
+    r"""Whether any global forward/backward hook is registered. / 是否注册了任何全局前向/反向钩子。
+
+    === "中文"
+
+        返回第一个非空的全局登记表（或最后一个空表），用作真假值。torch 的文件里也有这个函数，
+        供其它组件快速判断是否需要走慢路径。
+
+    === "English"
+
+        Returns the first non-empty global registry (or the last, empty one), used for its
+        truth value. torch's file has this helper too, for other components to tell quickly
+        whether the slow path is needed.
+
+    Returns:
+        A registry whose truthiness answers the question. / 一个登记表，其真假值即答案。
+    """
+    return (
+        _global_backward_pre_hooks
+        or _global_backward_hooks
+        or _global_forward_pre_hooks
+        or _global_forward_hooks
+        or _global_forward_hooks_always_called
+        or _global_forward_hooks_with_kwargs
+    )
+
+
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
+
+def register_module_buffer_registration_hook(hook: Callable[..., None]) -> RemovableHandle:
+    r"""Register a global hook run before any module registers a buffer. / 注册全局钩子：任何模块注册缓冲区前调用。
+
+    === "中文"
+
+        钩子签名为 `hook(module, name, buffer) -> None or Tensor`；返回非 `None` 的值会替换
+        将要注册的缓冲区（buffer）。它在 `register_buffer` 与 `__setattr__` 的缓冲区分支里调用。
+        1.5.1 中没有这类全局注册钩子（2.0 新增）。
+
+    === "English"
+
+        The hook has the signature `hook(module, name, buffer) -> None or Tensor`; a non-`None`
+        return replaces the buffer being registered. It runs inside `register_buffer` and the
+        buffer branch of `__setattr__`. PyTorch 1.5.1 had no registration hooks (added in 2.0).
+
+    Args:
+        hook: The global hook. / 全局钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    handle = RemovableHandle(_global_buffer_registration_hooks)
+    _global_buffer_registration_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_module_registration_hook(hook: Callable[..., None]) -> RemovableHandle:
+    r"""Register a global hook run before any module registers a submodule. / 注册全局钩子：任何模块注册子模块前调用。
+
+    === "中文"
+
+        钩子签名为 `hook(module, name, submodule) -> None or Module`；返回非 `None` 的值会替换
+        将要注册的子模块（submodule）。`add_module` 与 `__setattr__` 的模块分支都会调用它。
+
+    === "English"
+
+        The hook has the signature `hook(module, name, submodule) -> None or Module`; a
+        non-`None` return replaces the submodule being registered. Both `add_module` and the
+        module branch of `__setattr__` call it.
+
+    Args:
+        hook: The global hook. / 全局钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    handle = RemovableHandle(_global_module_registration_hooks)
+    _global_module_registration_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_parameter_registration_hook(hook: Callable[..., None]) -> RemovableHandle:
+    r"""Register a global hook run before any module registers a parameter. / 注册全局钩子：任何模块注册参数前调用。
+
+    === "中文"
+
+        钩子签名为 `hook(module, name, param) -> None or Parameter`；返回非 `None` 的值会替换
+        将要注册的参数（parameter）。只在注册一个真正的 `Parameter` 时调用，注册 `None` 时不调用。
+
+    === "English"
+
+        The hook has the signature `hook(module, name, param) -> None or Parameter`; a
+        non-`None` return replaces the parameter being registered. It runs only when a real
+        `Parameter` is registered, not for `None`.
+
+    Args:
+        hook: The global hook. / 全局钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    handle = RemovableHandle(_global_parameter_registration_hooks)
+    _global_parameter_registration_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_pre_hook(hook: Callable[..., None]) -> RemovableHandle:
+    r"""Register a forward pre-hook common to all modules. / 注册对所有模块生效的前向预钩子。
+
+    === "中文"
+
+        签名 `hook(module, args) -> None or modified args`，在每个模块的 `forward` 之前、
+        模块自己的前向预钩子之前调用。它是全局状态，只适合调试与分析。
+        注意：模块的 `with_kwargs` 标记只看模块自己的表，所以全局预钩子总是以 `(module, args)` 调用。
+
+    === "English"
+
+        Signature `hook(module, args) -> None or modified args`; it runs before every module's
+        `forward`, ahead of that module's own pre-hooks. Global state: meant for debugging and
+        profiling. Note that only the module's own `with_kwargs` table is consulted, so a global
+        pre-hook is always called as `(module, args)`.
+
+    Args:
+        hook: The global pre-hook. / 全局预钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    handle = RemovableHandle(_global_forward_pre_hooks)
+    _global_forward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(
+    hook: Callable[..., None],
+    *,
+    with_kwargs: bool = False,
+    always_call: bool = False,
+) -> RemovableHandle:
+    r"""Register a forward hook common to all modules. / 注册对所有模块生效的前向钩子。
+
+    === "中文"
+
+        签名 `hook(module, args, output) -> None or modified output`（`with_kwargs=True` 时为
+        `hook(module, args, kwargs, output)`），在每个模块的 `forward` 之后、模块自己的前向钩子
+        之前调用。`always_call=True` 时即使 `forward` 抛出异常也会调用（此时不传 kwargs）。
+
+    === "English"
+
+        Signature `hook(module, args, output) -> None or modified output` (or
+        `hook(module, args, kwargs, output)` with `with_kwargs=True`); it runs after every
+        module's `forward`, ahead of the module's own forward hooks. With `always_call=True` it
+        also runs when `forward` raises (then without kwargs).
+
+    Args:
+        hook: The global forward hook. / 全局前向钩子。
+        with_kwargs: Pass the forward's kwargs too. / 是否同时传入 forward 的关键字参数。
+        always_call: Run even if forward raises. / forward 抛异常时也调用。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    # 中: 句柄只记得 always_call 表（与 torch 相同）；with_kwargs 表里的条目注销后会残留，但只在
+    # 中: 对应 id 仍在主表时才被读取，因此没有可见影响。
+    # EN: Like torch, the handle only knows the always_call table; an entry left in the
+    # EN: with_kwargs table after removal is only read for ids still in the main table, so it is harmless.
+    handle = RemovableHandle(
+        _global_forward_hooks, extra_dict=_global_forward_hooks_always_called
+    )
+    _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_backward_hook(
+    hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None],
+) -> RemovableHandle:
+    r"""Register a legacy backward hook common to all modules (deprecated). / 注册对所有模块生效的旧式反向钩子（已弃用）。
+
+    === "中文"
+
+        旧式（非 full）反向钩子挂在模块输出的 `grad_fn` 上，在模块由多个自动求导节点组成时
+        拿到的梯度并不完整，所以已被 [`register_module_full_backward_hook`][annotated_nn.modules.module.register_module_full_backward_hook]
+        取代。全局范围内两种不能混用。
+
+    === "English"
+
+        A legacy (non-full) backward hook sits on the `grad_fn` of the module's output and sees
+        incomplete gradients when the module spans several autograd nodes, so it is superseded
+        by [`register_module_full_backward_hook`][annotated_nn.modules.module.register_module_full_backward_hook].
+        The two kinds cannot be mixed globally.
+
+    Args:
+        hook: The global legacy backward hook. / 全局旧式反向钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+    Raises:
+        RuntimeError: A global full backward hook was registered before. / 之前已注册过全局 full 反向钩子。
+    """
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward "
+            "hooks as a global Module hook. Please use only one of them."
+        )
+
+    _global_is_full_backward_hook = False
+
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_pre_hook(
+    hook: Callable[["Module", _grad_t], _grad_t | None],
+) -> RemovableHandle:
+    r"""Register a backward pre-hook common to all modules. / 注册对所有模块生效的反向预钩子。
+
+    === "中文"
+
+        签名 `hook(module, grad_output) -> tuple[Tensor] or None`：在模块输出的梯度算出后、
+        梯度流入模块内部之前调用，返回值可替换 `grad_output`。全局预钩子先于模块自己的预钩子执行。
+
+    === "English"
+
+        Signature `hook(module, grad_output) -> tuple[Tensor] or None`: called once the
+        gradients w.r.t. the module's outputs are known, before they flow into the module; a
+        return value replaces `grad_output`. Global pre-hooks run before the module's own.
+
+    Args:
+        hook: The global backward pre-hook. / 全局反向预钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+    """
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(
+    hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None],
+) -> RemovableHandle:
+    r"""Register a full backward hook common to all modules. / 注册对所有模块生效的 full 反向钩子。
+
+    === "中文"
+
+        签名 `hook(module, grad_input, grad_output) -> tuple[Tensor] or None`：在模块输入的梯度
+        算出后调用，返回值可替换 `grad_input`。它通过 [`BackwardHook`][annotated_nn.utils.hooks.BackwardHook]
+        包住模块的输入与输出，因此无论模块内部有多少个自动求导节点，拿到的梯度都是完整的。
+
+    === "English"
+
+        Signature `hook(module, grad_input, grad_output) -> tuple[Tensor] or None`: called once
+        the gradients w.r.t. the module's inputs are computed; a return value replaces
+        `grad_input`. It works through [`BackwardHook`][annotated_nn.utils.hooks.BackwardHook],
+        which wraps the module's inputs and outputs, so the gradients are complete however many
+        autograd nodes the module uses.
+
+    Args:
+        hook: The global full backward hook. / 全局 full 反向钩子。
+
+    Returns:
+        A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+    Raises:
+        RuntimeError: A global legacy backward hook was registered before. / 之前已注册过全局旧式反向钩子。
+    """
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward "
+            "hooks as a global Module hook. Please use only one of them."
+        )
+
+    _global_is_full_backward_hook = True
+
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def _forward_unimplemented(self, *input: Any) -> None:
+    r"""The default `forward`: every subclass must override it. / 默认的 `forward`：子类必须覆盖。
+
+    === "中文"
+
+        `Module.forward` 被设为这个函数而不是一个普通方法，这样类型检查器（mypy）不会要求子类的
+        `forward` 与基类签名一致。调用它说明子类忘了写 `forward`，错误信息会带上子类的名字。
+        1.5.1 → 2.13：错误信息从无内容的 `NotImplementedError` 变为说明缺少 `forward` 的模块名。
+
+    === "English"
+
+        `Module.forward` is bound to this function rather than defined as a method so that type
+        checkers (mypy) do not force every subclass's `forward` to match a base signature.
+        Reaching it means the subclass forgot `forward`; the message names the subclass.
+        1.5.1 → 2.13: the bare `NotImplementedError` gained a message naming the module.
+
+    Args:
+        *input: Ignored. / 忽略。
+
+    Raises:
+        NotImplementedError: Always. / 总是抛出。
+    """
+    raise NotImplementedError(
+        f'Module [{type(self).__name__}] is missing the required "forward" function'
+    )
+
+
+class Module:
+    r"""Base class for all neural network modules. / 所有神经网络模块的基类。
+
+    === "中文"
+
+        你的模型应当继承这个类。一个 `Module` 持有三张有序表——参数（parameter）`_parameters`、
+        缓冲区（buffer）`_buffers`、子模块（submodule）`_modules`——以及一组钩子（hook）表。
+        在 `__init__` 里像普通属性一样赋值（`self.conv = nn.Conv2d(...)`），
+        [`__setattr__`][annotated_nn.modules.module.Module.__setattr__] 就会把值分拣进对应的表；
+        读取时 [`__getattr__`][annotated_nn.modules.module.Module.__getattr__] 再从这些表里找回。
+        几乎所有其它方法（`to`、`state_dict`、`parameters`……）都是在这棵模块树上的遍历。
+
+        子类必须先调用 `super().__init__()` 再给属性赋值，否则这些表还不存在。
+        `training` 表示训练还是评估模式，由 [`train`][annotated_nn.modules.module.Module.train] /
+        [`eval`][annotated_nn.modules.module.Module.eval] 切换。
+
+        1.5.1 → 2.13：三张表从 `OrderedDict` 变成普通 `dict`（Python 3.7 起 dict 有序）；
+        新增非持久缓冲区集合、full 反向钩子、带 kwargs 的前向钩子、`always_call`、state_dict
+        前置 / 加载后钩子、`call_super_init` 与 `compile()`。
+
+    === "English"
+
+        Your models should subclass this class. A `Module` owns three ordered tables —
+        parameters `_parameters`, buffers `_buffers`, submodules `_modules` — plus a set of hook
+        tables. Assign things in `__init__` as plain attributes (`self.conv = nn.Conv2d(...)`)
+        and [`__setattr__`][annotated_nn.modules.module.Module.__setattr__] sorts each value
+        into the right table; [`__getattr__`][annotated_nn.modules.module.Module.__getattr__]
+        finds it there again. Nearly every other method (`to`, `state_dict`, `parameters`, ...)
+        is a walk over this tree of modules.
+
+        A subclass must call `super().__init__()` before assigning attributes: the tables do
+        not exist until then. `training` tells training from evaluation mode and is switched by
+        [`train`][annotated_nn.modules.module.Module.train] / [`eval`][annotated_nn.modules.module.Module.eval].
+
+        1.5.1 → 2.13: the three tables went from `OrderedDict` to plain `dict` (ordered since
+        Python 3.7); new are the non-persistent buffer set, full backward hooks, forward hooks
+        with kwargs, `always_call`, state_dict pre-hooks and load post-hooks,
+        `call_super_init` and `compile()`.
+
+    Attributes:
+        training: Whether the module is in training mode. / 是否处于训练模式。
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> class Net(nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc = nn.Module()
+        ...         self.scale = nn.Parameter(torch.ones(1))
+        >>> net = Net()
+        >>> [name for name, _ in net.named_parameters()]
+        ['scale']
+        >>> list(net._modules)
+        ['fc']
+    """
+
+    # 中: 为兼容旧版本而保留的类属性：True 时加载旧模型会写出源码补丁，如今基本无用。
+    # EN: Kept for backward compatibility: when True, loading an old model wrote source patches; hardly used today.
+    dump_patches: bool = False
+
+    # 中: 模块格式的版本号。state_dict() 把它写进 _metadata；_load_from_state_dict 可据此把旧格式的
+    # 中: 状态字典转成新格式（例如 BatchNorm 在 version 2 增加了 num_batches_tracked）。
+    # EN: The version of this module's format. state_dict() saves it in `_metadata`, and
+    # EN: _load_from_state_dict can compare it to upgrade an old state dict (BatchNorm added
+    # EN: num_batches_tracked in version 2, for instance). Bump it when parameters/buffers change.
+    _version: int = 1
+
+    training: bool
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
+    _non_persistent_buffers_set: set[str]
+    _backward_pre_hooks: dict[int, Callable]
+    _backward_hooks: dict[int, Callable]
+    _is_full_backward_hook: bool | None
+    _forward_hooks: dict[int, Callable]
+    # 中: 标记哪些前向钩子要接收 kwargs；只用作集合，值恒为 True。
+    # EN: Marks the forward hooks that want kwargs; used as a set, the value is always True.
+    _forward_hooks_with_kwargs: dict[int, bool]
+    # 中: 标记哪些前向钩子在 forward 抛出异常时也要调用。
+    # EN: Marks the forward hooks that must run even when forward raises.
+    _forward_hooks_always_called: dict[int, bool]
+    _forward_pre_hooks: dict[int, Callable]
+    # 中: 标记哪些前向预钩子要接收 kwargs。
+    # EN: Marks the forward pre-hooks that want kwargs.
+    _forward_pre_hooks_with_kwargs: dict[int, bool]
+    _state_dict_hooks: dict[int, Callable]
+    _load_state_dict_pre_hooks: dict[int, Callable]
+    _state_dict_pre_hooks: dict[int, Callable]
+    _load_state_dict_post_hooks: dict[int, Callable]
+    _modules: dict[str, Optional["Module"]]
+    # 中: 为 True 时 __init__ 把多余的参数交给 super().__init__（多重继承时有用）。
+    # EN: When True, __init__ hands extra arguments on to super().__init__ (useful with multiple inheritance).
+    call_super_init: bool = False
+    # 中: compile() 存放编译后的 _call_impl；为 None 时 __call__ 走普通路径。
+    # EN: compile() stores the compiled _call_impl here; None means __call__ takes the plain path.
+    _compiled_call_impl: Callable | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        r"""Create the empty tables every module needs. / 创建每个模块都需要的空表。
+
+        === "中文"
+
+            这里用 `super().__setattr__`（即 `object.__setattr__`）直接写入实例字典，绕过
+            我们自己的 [`__setattr__`][annotated_nn.modules.module.Module.__setattr__]：
+            后者要先查这些表，而此时它们还不存在；直接写入也更快。
+            默认不接受任何参数；若类属性 `call_super_init` 为 True，则把参数转给下一个基类。
+            1.5.1 → 2.13：表从 `OrderedDict` 改为 `dict`，新增了多张钩子表和非持久缓冲区集合，
+            并加入了 `*args, **kwargs` 与 `call_super_init`。
+
+        === "English"
+
+            It writes through `super().__setattr__` (that is `object.__setattr__`) straight into
+            the instance dict, bypassing our own [`__setattr__`][annotated_nn.modules.module.Module.__setattr__],
+            which would look these tables up before they exist; writing directly is faster too.
+            No arguments are accepted unless the class attribute `call_super_init` is True, in
+            which case they go to the next base class.
+            1.5.1 → 2.13: the tables went from `OrderedDict` to `dict`, several hook tables and
+            the non-persistent buffer set were added, and so were `*args, **kwargs` and
+            `call_super_init`.
+
+        Args:
+            *args: Only allowed with `call_super_init=True`. / 仅在 `call_super_init=True` 时允许。
+            **kwargs: Only allowed with `call_super_init=True`. / 仅在 `call_super_init=True` 时允许。
+
+        Raises:
+            TypeError: Arguments given while `call_super_init` is False. / `call_super_init` 为 False 却传了参数。
+        """
+        torch._C._log_api_usage_once("python.nn_module")
+
+        # 中: 报错文本模仿 Python 自己对多余参数的报错，让用户看到熟悉的信息。
+        # EN: The messages imitate Python's own errors for unexpected arguments, so users see familiar text.
+        if self.call_super_init is False and bool(kwargs):
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                f"'{next(iter(kwargs))}'"
+            )
+
+        if self.call_super_init is False and bool(args):
+            raise TypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                f"{len(args) + 1} were given"
+            )
+
+        super().__setattr__("training", True)
+        super().__setattr__("_parameters", {})
+        super().__setattr__("_buffers", {})
+        super().__setattr__("_non_persistent_buffers_set", set())
+        super().__setattr__("_backward_pre_hooks", OrderedDict())
+        super().__setattr__("_backward_hooks", OrderedDict())
+        super().__setattr__("_is_full_backward_hook", None)
+        super().__setattr__("_forward_hooks", OrderedDict())
+        super().__setattr__("_forward_hooks_with_kwargs", OrderedDict())
+        super().__setattr__("_forward_hooks_always_called", OrderedDict())
+        super().__setattr__("_forward_pre_hooks", OrderedDict())
+        super().__setattr__("_forward_pre_hooks_with_kwargs", OrderedDict())
+        super().__setattr__("_state_dict_hooks", OrderedDict())
+        super().__setattr__("_state_dict_pre_hooks", OrderedDict())
+        super().__setattr__("_load_state_dict_pre_hooks", OrderedDict())
+        super().__setattr__("_load_state_dict_post_hooks", OrderedDict())
+        super().__setattr__("_modules", {})
+
+        if self.call_super_init:
+            super().__init__(*args, **kwargs)
+
+    # 中: forward 是一个类属性而不是 def，原因见 _forward_unimplemented 的说明。
+    # EN: forward is a class attribute rather than a def; _forward_unimplemented explains why.
+    forward: Callable[..., Any] = _forward_unimplemented
+
+    def register_buffer(
+        self, name: str, tensor: Tensor | None, persistent: bool = True
+    ) -> None:
+        r"""Register a buffer: state that is not a parameter. / 注册缓冲区：不是参数的模块状态。
+
+        === "中文"
+
+            缓冲区（buffer）和参数一样挂在模块上、随 `to()` 迁移，但优化器不会更新它，
+            例如 BatchNorm 的 `running_mean`。`persistent=False` 的缓冲区不写入
+            [`state_dict`][annotated_nn.modules.module.Module.state_dict]。
+            检查顺序决定了报错：先确认 `__init__` 已运行，再检查名字的类型、点号、空串、
+            是否与已有属性冲突，最后检查值的类型；通过后先让全局注册钩子有机会替换张量。
+            1.5.1 → 2.13：新增 `persistent` 参数与全局缓冲区注册钩子。
+
+        === "English"
+
+            A buffer lives on the module and moves with `to()` like a parameter, but no
+            optimizer updates it, e.g. BatchNorm's `running_mean`. Non-persistent buffers are
+            left out of [`state_dict`][annotated_nn.modules.module.Module.state_dict].
+            The order of the checks decides which error you see: `__init__` must have run,
+            then the name's type, a dot, the empty string, a clash with an existing attribute,
+            and last the value's type; then the global registration hooks may swap the tensor.
+            1.5.1 → 2.13: the `persistent` argument and global buffer registration hooks were added.
+
+        Args:
+            name: Attribute name; not empty, no `"."`. / 属性名，不能为空或含 `"."`。
+            tensor: A tensor, or `None` to reserve the slot. / 张量；`None` 表示占位。
+            persistent: Whether `state_dict` includes it. / 是否写入 `state_dict`。
+
+        Raises:
+            AttributeError: Called before `Module.__init__()`. / 在 `Module.__init__()` 之前调用。
+            TypeError: Name not a string, or value not a tensor. / 名字不是字符串或值不是张量。
+            KeyError: Empty, dotted or clashing name. / 名字为空、含点号或与已有属性冲突。
+
+        Examples:
+            >>> import torch, annotated_nn as nn
+            >>> m = nn.Module()
+            >>> m.register_buffer("running_mean", torch.zeros(3))
+            >>> list(m.state_dict())
+            ['running_mean']
+        """
+        if persistent is False and isinstance(self, torch.jit.ScriptModule):
+            raise RuntimeError("ScriptModule does not support non-persistent buffers")
+
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        elif not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {torch.typename(name)}")
+        elif "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        elif name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        # 中: hasattr 会看实例字典、类属性以及三张表；重新注册同名缓冲区是允许的。
+        # EN: hasattr sees the instance dict, class attributes and the three tables; re-registering
+        # EN: an existing buffer name is allowed.
+        elif hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        # 中: 实现了 __torch_function__ 的“类张量”对象也被接受。
+        # EN: Tensor-like objects that implement __torch_function__ are accepted too.
+        elif tensor is not None and not (
+            isinstance(tensor, torch.Tensor) or hasattr(tensor, "__torch_function__")
+        ):
+            raise TypeError(
+                f"cannot assign '{torch.typename(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
+        else:
+            for hook in _global_buffer_registration_hooks.values():
+                output = hook(self, name, tensor)
+                if output is not None:
+                    tensor = output
+            self._buffers[name] = tensor
+            if persistent:
+                self._non_persistent_buffers_set.discard(name)
+            else:
+                self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        r"""Add a parameter to the module. / 向模块添加一个参数。
+
+        === "中文"
+
+            参数（parameter）会出现在 [`parameters`][annotated_nn.modules.module.Module.parameters]
+            与状态字典里，并由优化器更新。值必须是 `Parameter` 或 `None`（占位，例如 `bias=False`
+            的层）。非叶子张量（由计算得到、带 `grad_fn`）被拒绝：参数必须由用户显式创建，
+            “参数是另一个张量的函数”应当写在 `forward` 里。
+            1.5.1 → 2.13：新增全局参数注册钩子；检查与报错措辞基本不变。
+
+        === "English"
+
+            A parameter shows up in [`parameters`][annotated_nn.modules.module.Module.parameters]
+            and in the state dict, and optimizers update it. The value must be a `Parameter` or
+            `None` (a placeholder, e.g. a layer with `bias=False`). A non-leaf tensor (computed,
+            with a `grad_fn`) is refused: parameters are created explicitly, and "a parameter as
+            a function of another tensor" belongs in `forward`.
+            1.5.1 → 2.13: global parameter registration hooks were added; the checks and
+            messages are essentially unchanged.
+
+        Args:
+            name: Attribute name; not empty, no `"."`. / 属性名，不能为空或含 `"."`。
+            param: The parameter, or `None`. / 参数，或 `None`。
+
+        Raises:
+            AttributeError: Called before `Module.__init__()`. / 在 `Module.__init__()` 之前调用。
+            TypeError: Bad name type or value type. / 名字或值的类型不对。
+            KeyError: Empty, dotted or clashing name. / 名字为空、含点号或冲突。
+            ValueError: A non-leaf tensor. / 非叶子张量。
+        """
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+
+        elif not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {torch.typename(name)}")
+        elif "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        elif name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        elif hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+
+        if param is None:
+            self._parameters[name] = None
+        elif not isinstance(param, Parameter):
+            # 中: 报错文本保持与 torch 一字不差（提到 torch.nn.Parameter），让替换后的报错完全相同。
+            # EN: The text matches torch's word for word (it names torch.nn.Parameter), so errors
+            # EN: stay identical after swapping the import.
+            raise TypeError(
+                f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        elif param.grad_fn:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                f"parameters must be created explicitly. To express '{name}' "
+                "as a function of another Tensor, compute the value in "
+                "the forward() method."
+            )
+        else:
+            for hook in _global_parameter_registration_hooks.values():
+                output = hook(self, name, param)
+                if output is not None:
+                    param = output
+            self._parameters[name] = param
+
+    def add_module(self, name: str, module: Optional["Module"]) -> None:
+        r"""Add a child module. / 添加一个子模块。
+
+        === "中文"
+
+            把 `module` 以 `name` 登记为子模块（submodule），之后可以用 `self.name` 访问。
+            与 `register_buffer` 不同，这里**先**检查值的类型，再检查名字；并且“已存在的属性”
+            检查排在点号检查之前——这些顺序决定报错，因此原样保留。
+            1.5.1 → 2.13：点号报错里加上了名字；新增全局模块注册钩子。
+
+        === "English"
+
+            Registers `module` as a child under `name`, reachable afterwards as `self.name`.
+            Unlike `register_buffer`, the value's type is checked *first*, then the name; and
+            the "already exists" check comes before the dot check — the order decides which
+            error you get, so it is kept.
+            1.5.1 → 2.13: the dot error now includes the name; global module registration hooks were added.
+
+        Args:
+            name: Name of the child. / 子模块的名字。
+            module: The child module, or `None`. / 子模块，或 `None`。
+
+        Raises:
+            TypeError: Not a Module, or name not a string. / 不是 Module，或名字不是字符串。
+            KeyError: Clashing, dotted or empty name. / 名字冲突、含点号或为空。
+        """
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{torch.typename(module)} is not a Module subclass")
+        elif not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {torch.typename(name)}")
+        elif hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        elif "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        elif name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        for hook in _global_module_registration_hooks.values():
+            output = hook(self, name, module)
+            if output is not None:
+                module = output
+        self._modules[name] = module
+
+    def register_module(self, name: str, module: Optional["Module"]) -> None:
+        r"""Alias of `add_module`. / `add_module` 的别名。
+
+        === "中文"
+
+            与 [`register_parameter`][annotated_nn.modules.module.Module.register_parameter]、
+            [`register_buffer`][annotated_nn.modules.module.Module.register_buffer] 命名一致的别名，
+            行为与 [`add_module`][annotated_nn.modules.module.Module.add_module] 完全相同。1.5.1 中没有它。
+
+        === "English"
+
+            An alias named like [`register_parameter`][annotated_nn.modules.module.Module.register_parameter]
+            and [`register_buffer`][annotated_nn.modules.module.Module.register_buffer]; it behaves
+            exactly as [`add_module`][annotated_nn.modules.module.Module.add_module]. Not in 1.5.1.
+
+        Args:
+            name: Name of the child. / 子模块的名字。
+            module: The child module, or `None`. / 子模块，或 `None`。
+        """
+        self.add_module(name, module)
+
+    def get_submodule(self, target: str) -> "Module":
+        r"""Return the submodule at a dotted path. / 按点号路径返回子模块。
+
+        === "中文"
+
+            `target` 形如 `"net_b.linear"`，从自身出发逐段 `getattr`。空串返回自身。
+            每一段都必须存在并且是 `Module`，否则抛出 `AttributeError`，信息指出是哪一段出错。
+            复杂度与路径长度成正比，而不是像遍历 `named_modules` 那样与模块总数成正比。
+
+        === "English"
+
+            `target` looks like `"net_b.linear"`; starting from `self`, each atom is fetched with
+            `getattr`. The empty string returns `self`. Every atom must exist and be a `Module`,
+            else an `AttributeError` names the failing atom. The cost is linear in the path's
+            length, not in the number of modules as a `named_modules` scan would be.
+
+        Args:
+            target: Dotted path of the submodule. / 子模块的点号路径。
+
+        Returns:
+            The submodule. / 子模块。
+
+        Raises:
+            AttributeError: A step is missing or is not a Module. / 某一段不存在或不是 Module。
+        """
+        if target == "":
+            return self
+
+        atoms: list[str] = target.split(".")
+        mod: Module = self
+
+        for item in atoms:
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+
+            mod = getattr(mod, item)
+
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+
+        return mod
+
+    def set_submodule(self, target: str, module: "Module", strict: bool = False) -> None:
+        r"""Set the submodule at a dotted path. / 按点号路径设置子模块。
+
+        === "中文"
+
+            先用 [`get_submodule`][annotated_nn.modules.module.Module.get_submodule] 找到父模块，
+            再对最后一段 `setattr`。`strict=False` 时最后一段可以是新名字（相当于添加）；
+            `strict=True` 时它必须已经存在。若最后一段已存在但不是 Module，报错而不覆盖。
+            1.5.1 中没有此方法。
+
+        === "English"
+
+            Finds the parent with [`get_submodule`][annotated_nn.modules.module.Module.get_submodule]
+            and `setattr`s the last atom. With `strict=False` the last atom may be new (an
+            addition); with `strict=True` it must already exist. If it exists but is not a
+            Module, an error is raised instead of overwriting. Not in 1.5.1.
+
+        Args:
+            target: Dotted path of the submodule. / 子模块的点号路径。
+            module: The module to set. / 要设置的模块。
+            strict: Require the last atom to exist. / 是否要求最后一段已存在。
+
+        Raises:
+            ValueError: Empty target, or `module` not a Module. / 路径为空，或 `module` 不是 Module。
+            AttributeError: A path step is missing or not a Module. / 路径某一段不存在或不是 Module。
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+
+        atoms: list[str] = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError("`" + "module" + f"` is not an nn.Module, found {type(module)}")
+        if len(atoms) == 1:
+            parent: Module = self
+        else:
+            parent_key = ".".join(atoms[:-1])
+            parent = self.get_submodule(parent_key)
+
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]):
+            mod = getattr(parent, atoms[-1])
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
+
+    def get_parameter(self, target: str) -> Parameter:
+        r"""Return the parameter at a dotted path. / 按点号路径返回参数。
+
+        === "中文"
+
+            把 `target` 在最后一个点处拆开：前半段交给 `get_submodule`，后半段必须是该模块上的
+            `Parameter`。1.5.1 中没有此方法。
+
+        === "English"
+
+            Splits `target` at its last dot: the head goes to `get_submodule`, the tail must be
+            a `Parameter` on that module. Not in 1.5.1.
+
+        Args:
+            target: Dotted path, e.g. `"net_b.linear.weight"`. / 点号路径，如 `"net_b.linear.weight"`。
+
+        Returns:
+            The parameter. / 参数。
+
+        Raises:
+            AttributeError: Missing, or not a Parameter. / 不存在或不是 Parameter。
+        """
+        module_path, _, param_name = target.rpartition(".")
+
+        mod: Module = self.get_submodule(module_path)
+
+        if not hasattr(mod, param_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+
+        param: Parameter = getattr(mod, param_name)
+
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        r"""Return the buffer at a dotted path. / 按点号路径返回缓冲区。
+
+        === "中文"
+
+            与 [`get_parameter`][annotated_nn.modules.module.Module.get_parameter] 相同的拆分方式；
+            最后一段必须登记在该模块的 `_buffers` 里（仅仅是张量属性不算）。1.5.1 中没有此方法。
+
+        === "English"
+
+            Splits the path like [`get_parameter`][annotated_nn.modules.module.Module.get_parameter];
+            the last atom must be registered in that module's `_buffers` (a plain tensor
+            attribute does not count). Not in 1.5.1.
+
+        Args:
+            target: Dotted path of the buffer. / 缓冲区的点号路径。
+
+        Returns:
+            The buffer. / 缓冲区。
+
+        Raises:
+            AttributeError: Missing, or not a buffer. / 不存在或不是缓冲区。
+        """
+        module_path, _, buffer_name = target.rpartition(".")
+
+        mod: Module = self.get_submodule(module_path)
+
+        if not hasattr(mod, buffer_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+
+        buffer: torch.Tensor = getattr(mod, buffer_name)
+
+        if buffer_name not in mod._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+
+        return buffer
+
+    def get_extra_state(self) -> Any:
+        r"""Return extra state to put in the state dict (override it). / 返回要放进状态字典的额外状态（需覆盖）。
+
+        === "中文"
+
+            模块若有不是参数或缓冲区、却需要保存的状态，就覆盖这个方法与
+            [`set_extra_state`][annotated_nn.modules.module.Module.set_extra_state]；
+            `state_dict` 会把返回值存到键 `prefix + "_extra_state"`。基类实现永远不会被调用：
+            `state_dict` 先检查子类是否覆盖了它。1.5.1 中没有此机制。
+
+        === "English"
+
+            A module with state that is neither a parameter nor a buffer but must be saved
+            overrides this and [`set_extra_state`][annotated_nn.modules.module.Module.set_extra_state];
+            `state_dict` stores the return value under `prefix + "_extra_state"`. The base
+            implementation is never reached: `state_dict` first checks whether the subclass
+            overrides it. Not in 1.5.1.
+
+        Returns:
+            Any picklable object. / 任意可序列化对象。
+
+        Raises:
+            RuntimeError: Always, in the base class. / 基类中总是抛出。
+        """
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
+
+    def set_extra_state(self, state: Any) -> None:
+        r"""Restore the extra state from the state dict (override it). / 从状态字典恢复额外状态（需覆盖）。
+
+        === "中文"
+
+            与 [`get_extra_state`][annotated_nn.modules.module.Module.get_extra_state] 配对，
+            在 `load_state_dict` 找到 `_extra_state` 键时调用。基类实现同样永远不会被调用。
+
+        === "English"
+
+            The partner of [`get_extra_state`][annotated_nn.modules.module.Module.get_extra_state],
+            called when `load_state_dict` finds the `_extra_state` key. The base implementation
+            is never reached either.
+
+        Args:
+            state: What `get_extra_state` returned. / `get_extra_state` 的返回值。
+
+        Raises:
+            RuntimeError: Always, in the base class. / 基类中总是抛出。
+        """
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
+
+    def _apply(self, fn, recurse=True):
+        r"""Apply `fn` to every parameter, gradient and buffer. / 对每个参数、梯度和缓冲区应用 `fn`。
+
+        === "中文"
+
+            `to`、`cuda`、`cpu`、`float`、`half`、`to_empty`、`share_memory` 全都建立在它之上：
+            它们只是提供不同的 `fn`。先递归处理子模块，再处理自己的参数与缓冲区。
+
+            参数的更新有三条路，取决于两个 `torch.__future__` 开关：
+
+            1. **交换（swap）**：`get_swap_module_params_on_conversion()` 为真，或新张量是可追踪的
+               包装子类，或原参数是 FakeTensor 时，用 `torch.utils.swap_tensors` 交换两个张量
+               对象的全部内容——参数对象的身份不变，别处（优化器）持有的引用依然有效。
+            2. **就地设置 `.data`**：两个张量“浅拷贝类型兼容”（同设备类型等）且
+               `get_overwrite_module_params_on_conversion()` 为假（默认）时，`param.data = new`。
+            3. **覆盖**：其余情况新建一个 `Parameter` 放进 `_parameters`，旧对象被替换。
+
+            梯度 `.grad` 走同样的判断。缓冲区总是直接替换为 `fn(buf)`。
+            1.5.1 → 2.13：新增 `recurse` 参数、swap 路径（以及失败时恢复 `.grad` 并报错），
+            以及对 FakeTensor 与张量子类的处理。
+
+        === "English"
+
+            `to`, `cuda`, `cpu`, `float`, `half`, `to_empty` and `share_memory` are all built on
+            it: each only supplies a different `fn`. Children are processed first (recursively),
+            then this module's own parameters and buffers.
+
+            A parameter is updated along one of three paths, chosen by two `torch.__future__` flags:
+
+            1. **swap**: when `get_swap_module_params_on_conversion()` is true, or the new tensor
+               is a traceable wrapper subclass, or the old one is a FakeTensor,
+               `torch.utils.swap_tensors` swaps the whole contents of the two tensor objects —
+               the parameter object keeps its identity, so references held elsewhere (by an
+               optimizer) stay valid.
+            2. **set `.data` in place**: when both tensors have compatible shallow-copy types
+               (same kind of device, ...) and `get_overwrite_module_params_on_conversion()` is
+               false (the default), `param.data = new`.
+            3. **overwrite**: otherwise a new `Parameter` replaces the old object in `_parameters`.
+
+            The gradient `.grad` follows the same decision. Buffers are always replaced by `fn(buf)`.
+            1.5.1 → 2.13: the `recurse` argument, the swap path (restoring `.grad` and raising
+            on failure), and the handling of FakeTensor and tensor subclasses were added.
+
+        Args:
+            fn: Function applied to each tensor. / 作用于每个张量的函数。
+            recurse: Also apply to submodules. / 是否递归处理子模块。
+
+        Returns:
+            self. / 自身。
+
+        Raises:
+            RuntimeError: A swap failed. / 交换失败。
+        """
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+
+        from torch._subclasses.fake_tensor import FakeTensor
+
+        def compute_should_use_set_data(tensor, tensor_applied) -> bool:
+            r"""Decide between "set .data" and "overwrite". / 决定用“设置 .data”还是“覆盖”。
+
+            === "中文"
+
+                只有当新旧张量的实现类型允许浅拷贝（例如都是稠密 CPU 张量）且不是 FakeTensor 时，
+                才可能就地设置 `.data`；此时再看“转换时覆盖参数”开关，开关为假（默认）才就地设置。
+
+            === "English"
+
+                Setting `.data` in place is only possible when the two tensors' implementation
+                types allow a shallow copy (both dense CPU tensors, say) and the new one is not a
+                FakeTensor; then the "overwrite on conversion" flag decides: in place while it is
+                false (the default).
+
+            Args:
+                tensor: The existing tensor. / 原张量。
+                tensor_applied: The result of `fn`. / `fn` 的结果。
+
+            Returns:
+                Whether to set `.data`. / 是否设置 `.data`。
+            """
+            if torch._has_compatible_shallow_copy_type(tensor, tensor_applied) and not isinstance(
+                tensor_applied, FakeTensor
+            ):
+                # 中: 开关的默认值为 False，即默认就地修改，保持参数对象的身份。
+                # EN: The flag defaults to False: by default the update is in place and the
+                # EN: parameter object keeps its identity.
+                return not torch.__future__.get_overwrite_module_params_on_conversion()
+            else:
+                return False
+
+        should_use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
+
+        for key, param in self._parameters.items():
+            if param is None:
+                continue
+            # 中: 在 no_grad 下计算新张量，避免这次转换被记进计算图（参数是叶子，
+            # 中: 否则 fn(param) 会带 grad_fn）。
+            # EN: Compute the new tensor under no_grad so the conversion is not recorded
+            # EN: (parameters are leaves; otherwise fn(param) would get a grad_fn).
+            with torch.no_grad():
+                param_applied = fn(param)
+            p_should_use_set_data = compute_should_use_set_data(param, param_applied)
+
+            p_should_use_swap_tensors = (
+                should_use_swap_tensors
+                or is_traceable_wrapper_subclass(param_applied)
+                or isinstance(param, FakeTensor)
+            )
+
+            param_grad = param.grad
+            if p_should_use_swap_tensors:
+                try:
+                    # 中: swap_tensors 要求两边都没有额外引用；先摘下 .grad，出错时再装回去。
+                    # EN: swap_tensors needs both sides free of extra references: take .grad off
+                    # EN: first and put it back if anything fails.
+                    if param_grad is not None:
+                        param.grad = None
+                    param_applied = Parameter(param_applied, requires_grad=param.requires_grad)
+                    torch.utils.swap_tensors(param, param_applied)
+                except Exception as e:
+                    if param_grad is not None:
+                        param.grad = param_grad
+                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from e
+                out_param = param
+            elif p_should_use_set_data:
+                param.data = param_applied
+                out_param = param
+            else:
+                if not isinstance(param, Parameter):
+                    raise AssertionError("param must be a Parameter")
+                if not param.is_leaf:
+                    raise AssertionError("param must be a leaf tensor")
+                out_param = Parameter(param_applied, param.requires_grad)
+                self._parameters[key] = out_param
+
+            if param_grad is not None:
+                with torch.no_grad():
+                    grad_applied = fn(param_grad)
+                g_should_use_set_data = compute_should_use_set_data(param_grad, grad_applied)
+                if p_should_use_swap_tensors:
+                    grad_applied.requires_grad_(param_grad.requires_grad)
+                    try:
+                        torch.utils.swap_tensors(param_grad, grad_applied)
+                    except Exception as e:
+                        raise RuntimeError(
+                            f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
+                        ) from e
+                    out_param.grad = param_grad
+                elif g_should_use_set_data:
+                    if out_param.grad is None:
+                        raise AssertionError("out_param.grad must not be None")
+                    out_param.grad.data = grad_applied
+                else:
+                    if not param_grad.is_leaf:
+                        raise AssertionError("param_grad must be a leaf tensor")
+                    out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
+
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
+
+        return self
+
+    def apply(self, fn: Callable[["Module"], None]) -> Self:
+        r"""Call `fn` on every submodule, then on self. / 对每个子模块调用 `fn`，最后对自身调用。
+
+        === "中文"
+
+            后序遍历：先递归进入每个子模块，再调用 `fn(self)`。常用于初始化权重，例如
+            `net.apply(init_weights)`。它作用于模块，而 [`_apply`][annotated_nn.modules.module.Module._apply]
+            作用于张量。自 1.5.1 起行为不变。
+
+        === "English"
+
+            A post-order walk: recurse into every child first, then call `fn(self)`. Typical
+            use is weight initialisation, `net.apply(init_weights)`. It works on modules, while
+            [`_apply`][annotated_nn.modules.module.Module._apply] works on tensors. Unchanged since 1.5.1.
+
+        Args:
+            fn: Function applied to each module. / 作用于每个模块的函数。
+
+        Returns:
+            self. / 自身。
+
+        Examples:
+            >>> import annotated_nn as nn
+            >>> root = nn.Module(); root.child = nn.Module()
+            >>> seen = []
+            >>> _ = root.apply(lambda m: seen.append(m is root))
+            >>> seen
+            [False, True]
+        """
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def cuda(self, device: int | device | None = None) -> Self:
+        r"""Move all parameters and buffers to a GPU. / 把所有参数和缓冲区移到 GPU。
+
+        === "中文"
+
+            等价于 `_apply(lambda t: t.cuda(device))`。它会让参数变成不同的对象吗？默认不会：
+            `.data` 就地替换（见 [`_apply`][annotated_nn.modules.module.Module._apply]），
+            所以应当在构建优化器**之前**调用它，这是历来的建议。1.5.1 → 2.13：只增加了类型标注。
+
+        === "English"
+
+            Equivalent to `_apply(lambda t: t.cuda(device))`. Does it make the parameters new
+            objects? Not by default: `.data` is replaced in place (see
+            [`_apply`][annotated_nn.modules.module.Module._apply]); still, the long-standing
+            advice is to call it *before* building the optimizer. 1.5.1 → 2.13: only type hints added.
+
+        Args:
+            device: Target GPU index or device. / 目标 GPU 序号或设备。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.cuda(device))
+
+    def ipu(self, device: int | device | None = None) -> Self:
+        r"""Move all parameters and buffers to an IPU. / 把所有参数和缓冲区移到 IPU。
+
+        === "中文"
+
+            Graphcore IPU 版本的 [`cuda`][annotated_nn.modules.module.Module.cuda]，同样就地进行。1.5.1 中没有。
+
+        === "English"
+
+            The Graphcore IPU version of [`cuda`][annotated_nn.modules.module.Module.cuda], in place too. Not in 1.5.1.
+
+        Args:
+            device: Target IPU index or device. / 目标 IPU 序号或设备。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.ipu(device))
+
+    def xpu(self, device: int | device | None = None) -> Self:
+        r"""Move all parameters and buffers to an XPU. / 把所有参数和缓冲区移到 XPU。
+
+        === "中文"
+
+            Intel XPU 版本的 [`cuda`][annotated_nn.modules.module.Module.cuda]。1.5.1 中没有。
+
+        === "English"
+
+            The Intel XPU version of [`cuda`][annotated_nn.modules.module.Module.cuda]. Not in 1.5.1.
+
+        Args:
+            device: Target XPU index or device. / 目标 XPU 序号或设备。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.xpu(device))
+
+    def mtia(self, device: int | device | None = None) -> Self:
+        r"""Move all parameters and buffers to an MTIA device. / 把所有参数和缓冲区移到 MTIA 设备。
+
+        === "中文"
+
+            Meta 训练推理加速器（MTIA）版本的 [`cuda`][annotated_nn.modules.module.Module.cuda]。1.5.1 中没有。
+
+        === "English"
+
+            The MTIA (Meta Training and Inference Accelerator) version of
+            [`cuda`][annotated_nn.modules.module.Module.cuda]. Not in 1.5.1.
+
+        Args:
+            device: Target MTIA index or device. / 目标 MTIA 序号或设备。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.mtia(device))
+
+    def cpu(self) -> Self:
+        r"""Move all parameters and buffers to the CPU. / 把所有参数和缓冲区移到 CPU。
+
+        === "中文"
+
+            等价于 `_apply(lambda t: t.cpu())`。自 1.5.1 起行为不变。
+
+        === "English"
+
+            Equivalent to `_apply(lambda t: t.cpu())`. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.cpu())
+
+    def type(self, dst_type: dtype | str) -> Self:
+        r"""Cast all parameters and buffers to `dst_type`. / 把所有参数和缓冲区转换为 `dst_type`。
+
+        === "中文"
+
+            与 `float()` 等不同，它对**所有**张量生效，包括整数缓冲区（如 `num_batches_tracked`）。
+            自 1.5.1 起行为不变。
+
+        === "English"
+
+            Unlike `float()` and friends it converts *every* tensor, integer buffers
+            (`num_batches_tracked`) included. Unchanged since 1.5.1.
+
+        Args:
+            dst_type: The desired type. / 目标类型。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.type(dst_type))
+
+    def float(self) -> Self:
+        r"""Cast floating-point parameters and buffers to `float32`. / 把浮点参数和缓冲区转换为 `float32`。
+
+        === "中文"
+
+            只转换浮点张量，整数缓冲区保持不变。`double`、`half`、`bfloat16` 同理。自 1.5.1 起不变。
+
+        === "English"
+
+            Only floating-point tensors are converted; integer buffers stay as they are. The same
+            holds for `double`, `half` and `bfloat16`. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Self:
+        r"""Cast floating-point parameters and buffers to `float64`. / 把浮点参数和缓冲区转换为 `float64`。
+
+        === "中文"
+
+            见 [`float`][annotated_nn.modules.module.Module.float]：只转换浮点张量。自 1.5.1 起不变。
+
+        === "English"
+
+            See [`float`][annotated_nn.modules.module.Module.float]: only floating-point tensors change. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self) -> Self:
+        r"""Cast floating-point parameters and buffers to `float16`. / 把浮点参数和缓冲区转换为 `float16`。
+
+        === "中文"
+
+            见 [`float`][annotated_nn.modules.module.Module.float]：只转换浮点张量。自 1.5.1 起不变。
+
+        === "English"
+
+            See [`float`][annotated_nn.modules.module.Module.float]: only floating-point tensors change. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self) -> Self:
+        r"""Cast floating-point parameters and buffers to `bfloat16`. / 把浮点参数和缓冲区转换为 `bfloat16`。
+
+        === "中文"
+
+            见 [`float`][annotated_nn.modules.module.Module.float]：只转换浮点张量。自 1.5.1 起不变。
+
+        === "English"
+
+            See [`float`][annotated_nn.modules.module.Module.float]: only floating-point tensors change. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def to_empty(self, *, device: DeviceLikeType | None, recurse: bool = True) -> Self:
+        r"""Move to `device` without copying data. / 移到 `device`，但不复制数据。
+
+        === "中文"
+
+            每个张量被替换为目标设备上形状、类型相同但**未初始化**的张量。典型用法：先在 `meta`
+            设备上构建大模型（不占内存），再 `to_empty(device="cuda")` 分配真实存储，最后加载权重或
+            重新初始化。`meta` 张量没有数据，`to()` 无法从中复制，所以需要这个方法。1.5.1 中没有。
+
+        === "English"
+
+            Every tensor is replaced by an *uninitialised* one of the same shape and dtype on
+            the target device. The typical use: build a large model on the `meta` device (no
+            memory), `to_empty(device="cuda")` to allocate real storage, then load weights or
+            re-initialise. A `meta` tensor has no data for `to()` to copy, hence this method.
+            Not in 1.5.1.
+
+        Args:
+            device: Target device. / 目标设备。
+            recurse: Also move submodules. / 是否递归处理子模块。
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
+
+    @overload
+    def to(
+        self,
+        device: DeviceLikeType | None = ...,
+        dtype: dtype | None = ...,
+        non_blocking: bool = ...,
+    ) -> Self: ...
+
+    @overload
+    def to(self, dtype: dtype, non_blocking: bool = ...) -> Self: ...
+
+    @overload
+    def to(self, tensor: Tensor, non_blocking: bool = ...) -> Self: ...
+
+    def to(self, *args, **kwargs):
+        r"""Move and/or cast parameters and buffers. / 移动和/或转换参数与缓冲区。
+
+        === "中文"
+
+            与 `Tensor.to` 接受同样的参数形式：`to(device, dtype, non_blocking)`、`to(dtype)`、
+            `to(tensor)`、`to(memory_format=...)`，由 torch 的 C++ 解析器 `torch._C._nn._parse_to`
+            统一解析（我们借用的是“内核”，解析规则与 `Tensor.to` 完全一致）。
+            `dtype` 只作用于浮点与复数张量（整数缓冲区只移动设备），且必须是浮点或复数类型；
+            `memory_format` 只作用于 4 维或 5 维张量。从 `meta` 设备移出会得到指向
+            [`to_empty`][annotated_nn.modules.module.Module.to_empty] 的提示。
+            1.5.1 → 2.13：允许复数类型（并给出“新功能”警告），新增对 meta 张量的提示。
+
+        === "English"
+
+            Takes the same argument forms as `Tensor.to`: `to(device, dtype, non_blocking)`,
+            `to(dtype)`, `to(tensor)`, `to(memory_format=...)`, parsed by torch's C++ parser
+            `torch._C._nn._parse_to` (a borrowed kernel, so the rules are exactly those of
+            `Tensor.to`). `dtype` only affects floating-point and complex tensors (integer buffers
+            just move) and must itself be floating-point or complex; `memory_format` only affects
+            4-D and 5-D tensors. Moving off the `meta` device gives a hint to use
+            [`to_empty`][annotated_nn.modules.module.Module.to_empty].
+            1.5.1 → 2.13: complex dtypes are allowed (with a "new feature" warning), and the meta
+            tensor hint was added.
+
+        Args:
+            *args: `device`, `dtype`, `tensor`, `non_blocking` as for `Tensor.to`. / 与 `Tensor.to` 相同。
+            **kwargs: The same by keyword, plus `memory_format`. / 同上的关键字形式，另有 `memory_format`。
+
+        Returns:
+            self. / 自身。
+
+        Raises:
+            TypeError: A non-floating, non-complex dtype. / dtype 既不是浮点也不是复数。
+
+        Examples:
+            >>> import torch, annotated_nn as nn
+            >>> m = nn.Module(); m.w = nn.Parameter(torch.ones(2))
+            >>> m.to(torch.float64).w.dtype
+            torch.float64
+        """
+        device, dtype, non_blocking, convert_to_format = torch._C._nn._parse_to(*args, **kwargs)
+
+        if dtype is not None:
+            if not (dtype.is_floating_point or dtype.is_complex):
+                raise TypeError(
+                    "nn.Module.to only accepts floating point or complex "
+                    f"dtypes, but got desired dtype={dtype}"
+                )
+            if dtype.is_complex:
+                warnings.warn(
+                    "Complex modules are a new feature under active development whose design may change, "
+                    "and some modules might not work as expected when using complex tensors as parameters or buffers. "
+                    "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                    "if a complex module does not work as expected.",
+                    stacklevel=2,
+                )
+
+        def convert(t):
+            r"""Move/cast one tensor as `to` was asked. / 按 `to` 的要求移动/转换一个张量。
+
+            === "中文"
+
+                非浮点、非复数张量只改设备不改类型；4/5 维张量额外应用 `memory_format`。
+                meta 张量无法复制数据，此时把错误改写成指向 `to_empty()` 的提示。
+
+            === "English"
+
+                Tensors that are neither floating nor complex change device only; 4-D/5-D tensors
+                also get `memory_format`. A meta tensor has no data to copy, and that error is
+                rewritten into a hint pointing at `to_empty()`.
+
+            Args:
+                t: The tensor. / 张量。
+
+            Returns:
+                The converted tensor. / 转换后的张量。
+
+            Raises:
+                NotImplementedError: Copying out of a meta tensor. / 从 meta 张量复制数据。
+            """
+            try:
+                if convert_to_format is not None and t.dim() in (4, 5):
+                    return t.to(
+                        device,
+                        dtype if t.is_floating_point() or t.is_complex() else None,
+                        non_blocking,
+                        memory_format=convert_to_format,
+                    )
+                return t.to(
+                    device,
+                    dtype if t.is_floating_point() or t.is_complex() else None,
+                    non_blocking,
+                )
+            except NotImplementedError as e:
+                if str(e) == "Cannot copy out of meta tensor; no data!":
+                    raise NotImplementedError(
+                        f"{e} Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to() "
+                        f"when moving module from meta to a different device."
+                    ) from None
+                else:
+                    raise
+
+        return self._apply(convert)
+
+    def register_full_backward_pre_hook(
+        self,
+        hook: Callable[["Module", _grad_t], _grad_t | None],
+        prepend: bool = False,
+    ) -> RemovableHandle:
+        r"""Register a backward pre-hook on this module. / 在本模块上注册反向预钩子。
+
+        === "中文"
+
+            签名 `hook(module, grad_output) -> tuple[Tensor] or None`。每当关于模块输出的梯度
+            算出后调用，可返回新的 `grad_output` 代替原值，但不应就地修改参数。非张量的位置是 `None`。
+            `prepend=True` 把钩子放在本模块已有反向预钩子的最前面（全局预钩子仍在更前）。
+            1.5.1 中没有此方法（2.0 新增）。
+
+        === "English"
+
+            Signature `hook(module, grad_output) -> tuple[Tensor] or None`. Called whenever the
+            gradients w.r.t. the module's outputs are computed; it may return a new
+            `grad_output` to use instead, but should not modify its arguments in place.
+            Non-tensor positions hold `None`. `prepend=True` puts it before this module's other
+            backward pre-hooks (global pre-hooks still come first). Not in 1.5.1 (added in 2.0).
+
+        Args:
+            hook: The hook. / 钩子。
+            prepend: Run before the existing ones. / 是否排在已有钩子之前。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+        return handle
+
+    def register_backward_hook(
+        self, hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None]
+    ) -> RemovableHandle:
+        r"""Register a legacy backward hook (deprecated). / 注册旧式反向钩子（已弃用）。
+
+        === "中文"
+
+            旧式钩子在前向结束后挂到输出张量的 `grad_fn` 上。它只在模块恰好是**一个**自动求导节点时
+            才拿到正确的 `grad_input`/`grad_output`，否则拿到的是最后一个节点的梯度，所以运行时
+            会发出 `FutureWarning`（见 [`_maybe_warn_non_full_backward_hook`][annotated_nn.modules.module.Module._maybe_warn_non_full_backward_hook]）。
+            同一模块上不能与 full 反向钩子混用。
+            1.5.1 → 2.13：1.5.1 只有这一种反向钩子；如今已弃用，并禁止与 full 钩子混用。
+
+        === "English"
+
+            The legacy hook is attached to the output's `grad_fn` after forward. It only gets the
+            right `grad_input`/`grad_output` when the module is exactly *one* autograd node;
+            otherwise it sees the last node's gradients, so a `FutureWarning` is raised at run
+            time (see [`_maybe_warn_non_full_backward_hook`][annotated_nn.modules.module.Module._maybe_warn_non_full_backward_hook]).
+            It cannot be mixed with full backward hooks on one module.
+            1.5.1 → 2.13: in 1.5.1 this was the only backward hook; it is now deprecated and
+            refuses to mix with full hooks.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+        Raises:
+            RuntimeError: A full backward hook is already registered. / 已注册过 full 反向钩子。
+        """
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+
+        self._is_full_backward_hook = False
+
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_hook(
+        self,
+        hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None],
+        prepend: bool = False,
+    ) -> RemovableHandle:
+        r"""Register a full backward hook on this module. / 在本模块上注册 full 反向钩子。
+
+        === "中文"
+
+            签名 `hook(module, grad_input, grad_output) -> tuple[Tensor] or None`，在关于模块
+            **输入**的梯度算出后调用，可返回新的 `grad_input`。实现上，`__call__` 用
+            [`BackwardHook`][annotated_nn.utils.hooks.BackwardHook] 把输入和输出各包一层恒等的
+            自动求导函数，于是无论模块内部有多少节点，钩子看到的都是完整的梯度。
+            注意：使用 full 钩子时，模块的输入/输出不能被就地修改（会被视图检查拒绝）。
+            第一次注册会把 `_is_full_backward_hook` 设为 True，之后不能再注册旧式钩子。1.5.1 中没有。
+
+        === "English"
+
+            Signature `hook(module, grad_input, grad_output) -> tuple[Tensor] or None`, called
+            once the gradients w.r.t. the module's *inputs* are computed; it may return a new
+            `grad_input`. Under the hood `__call__` wraps inputs and outputs in an identity
+            autograd function ([`BackwardHook`][annotated_nn.utils.hooks.BackwardHook]), so the
+            hook sees complete gradients however many nodes the module contains.
+            Note: with full hooks, inputs/outputs must not be modified in place (view checks
+            refuse it). The first registration sets `_is_full_backward_hook` to True, after
+            which legacy hooks are refused. Not in 1.5.1.
+
+        Args:
+            hook: The hook. / 钩子。
+            prepend: Run before the existing ones. / 是否排在已有钩子之前。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+        Raises:
+            RuntimeError: A legacy backward hook is already registered. / 已注册过旧式反向钩子。
+        """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+
+        self._is_full_backward_hook = True
+
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+        return handle
+
+    def _get_backward_hooks(self):
+        r"""Split global and local backward hooks into full and legacy. / 把全局与本地反向钩子分成 full 与旧式两组。
+
+        === "中文"
+
+            全局表与本模块表各有一个“是否 full”的标记，据此把两张表的钩子分别放进两个列表，
+            全局的在前。`__call__` 把 full 组交给 `BackwardHook`，旧式组挂到 `grad_fn` 上。
+
+        === "English"
+
+            The global table and this module's table each carry an "is full" flag; the hooks
+            of each go to one of two lists accordingly, global ones first. `__call__` hands
+            the full list to `BackwardHook` and attaches the legacy list to `grad_fn`.
+
+        Returns:
+            `(full_backward_hooks, non_full_backward_hooks)`. / `(full 钩子列表, 旧式钩子列表)`。
+        """
+        full_backward_hooks: list[Callable] = []
+        if _global_is_full_backward_hook is True:
+            full_backward_hooks += _global_backward_hooks.values()
+        if self._is_full_backward_hook is True:
+            full_backward_hooks += self._backward_hooks.values()
+
+        non_full_backward_hooks: list[Callable] = []
+        if _global_is_full_backward_hook is False:
+            non_full_backward_hooks += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            non_full_backward_hooks += self._backward_hooks.values()
+
+        return full_backward_hooks, non_full_backward_hooks
+
+    def _get_backward_pre_hooks(self):
+        r"""Global then local backward pre-hooks, in order. / 依次返回全局与本地的反向预钩子。
+
+        === "中文"
+
+            全局反向预钩子在前，本模块的在后，这就是它们被调用的顺序。
+
+        === "English"
+
+            Global backward pre-hooks first, then this module's: the order they are called in.
+
+        Returns:
+            A list of hooks. / 钩子列表。
+        """
+        backward_pre_hooks: list[Callable] = []
+        backward_pre_hooks += _global_backward_pre_hooks.values()
+        backward_pre_hooks += self._backward_pre_hooks.values()
+
+        return backward_pre_hooks
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn) -> None:
+        r"""Warn when a legacy backward hook will see partial gradients. / 旧式反向钩子将拿到不完整梯度时发出警告。
+
+        === "中文"
+
+            旧式钩子挂在输出的 `grad_fn` 上，只有以下条件都满足时它看到的梯度才正确：输出是张量
+            或张量元组、输入也是、所有输出来自同一个 `grad_fn`、并且这个节点的直接输入恰好就是
+            模块输入的 `grad_fn`。任一条件不满足就发出一条具体说明原因的 `FutureWarning`。
+
+        === "English"
+
+            A legacy hook sits on the output's `grad_fn`; its gradients are only right when the
+            output is a tensor or tuple of tensors, the input likewise, all outputs come from
+            one `grad_fn`, and that node's direct inputs are exactly the `grad_fn`s of the
+            module's inputs. Whichever condition fails, a `FutureWarning` says which.
+
+        Args:
+            inputs: The forward's positional inputs. / 前向的位置参数。
+            result: The forward's output. / 前向的输出。
+            grad_fn: The node the hooks were attached to. / 挂钩子的节点。
+        """
+        if not isinstance(result, torch.Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, torch.Tensor) for r in result)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not return a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_output. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            result = (result,)
+
+        if not isinstance(inputs, torch.Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, torch.Tensor) for i in inputs)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_input. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            inputs = (inputs,)
+
+        # 中: 所有输出都应来自同一个节点，并且钩子挂在这个节点上。
+        # EN: All outputs should come from one node, and the hooks must sit on that node.
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            warnings.warn(
+                "Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output.",
+                FutureWarning,
+                stacklevel=2,
+            )
+        elif len(out_grad_fn) > 1:
+            warnings.warn(
+                "Using a non-full backward hook when outputs are generated by different autograd Nodes "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                FutureWarning,
+                stacklevel=2,
+            )
+        else:
+            # 中: 节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
+            # EN: The node's direct inputs must be exactly the inputs' grad_fns; otherwise the
+            # EN: module holds more than one node.
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+
+            next_functions = {n[0] for n in grad_fn.next_functions}
+
+            if inputs_grad_fn != next_functions:
+                warnings.warn(
+                    "Using a non-full backward hook when the forward contains multiple autograd Nodes "
+                    "is deprecated and will be removed in future versions. This hook will be missing "
+                    "some grad_input. Please use register_full_backward_hook to get the documented "
+                    "behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+
+    def register_forward_pre_hook(
+        self,
+        hook: Callable[[T, tuple[Any, ...]], Any | None]
+        | Callable[[T, tuple[Any, ...], dict[str, Any]], tuple[Any, dict[str, Any]] | None],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+    ) -> RemovableHandle:
+        r"""Register a hook run before `forward`. / 注册在 `forward` 之前运行的钩子。
+
+        === "中文"
+
+            默认签名 `hook(module, args) -> None or modified input`：`args` 只含位置参数
+            （关键字参数不传给钩子）；返回单个值时会被包成一元组。`with_kwargs=True` 时签名为
+            `hook(module, args, kwargs) -> None or (new_args, new_kwargs)`，返回值必须是二元组。
+            `prepend=True` 使它排在本模块已有前向预钩子之前（全局预钩子永远更早）。
+            1.5.1 → 2.13：新增 `prepend` 与 `with_kwargs`（均为仅限关键字参数）。
+
+        === "English"
+
+            By default the signature is `hook(module, args) -> None or modified input`: `args`
+            holds the positional arguments only (keyword arguments are not passed); a single
+            returned value is wrapped into a 1-tuple. With `with_kwargs=True` the signature is
+            `hook(module, args, kwargs) -> None or (new_args, new_kwargs)` and a return value
+            must be a 2-tuple. `prepend=True` puts it before this module's other forward
+            pre-hooks (global pre-hooks always come earlier).
+            1.5.1 → 2.13: `prepend` and `with_kwargs` (keyword-only) were added.
+
+        Args:
+            hook: The pre-hook. / 前向预钩子。
+            prepend: Run before the existing ones. / 是否排在已有钩子之前。
+            with_kwargs: Also pass and accept kwargs. / 是否同时传入并接受关键字参数。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+        Examples:
+            >>> import torch, annotated_nn as nn
+            >>> class Double(nn.Module):
+            ...     def forward(self, x):
+            ...         return 2 * x
+            >>> m = Double()
+            >>> h = m.register_forward_pre_hook(lambda mod, args: args[0] + 1)
+            >>> m(torch.tensor(1.0))
+            tensor(4.)
+            >>> h.remove()
+        """
+        handle = RemovableHandle(
+            self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
+        )
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+        return handle
+
+    def register_forward_hook(
+        self,
+        hook: Callable[[T, tuple[Any, ...], Any], Any | None]
+        | Callable[[T, tuple[Any, ...], dict[str, Any], Any], Any | None],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        r"""Register a hook run after `forward`. / 注册在 `forward` 之后运行的钩子。
+
+        === "中文"
+
+            默认签名 `hook(module, args, output) -> None or modified output`；`with_kwargs=True`
+            时为 `hook(module, args, kwargs, output)`。返回非 `None` 的值会替换输出，并传给下一个钩子。
+            钩子看到的 `args` 是前向预钩子修改之后的版本。`always_call=True` 时即使 `forward`
+            抛出异常也会调用它（此时 `output` 为 `None`，钩子自身的异常会被降级为警告）。
+            `prepend=True` 使它排在本模块已有前向钩子之前。
+            1.5.1 → 2.13：新增 `prepend`、`with_kwargs`、`always_call`。
+
+        === "English"
+
+            By default the signature is `hook(module, args, output) -> None or modified output`;
+            with `with_kwargs=True` it is `hook(module, args, kwargs, output)`. A non-`None`
+            return replaces the output and is what the next hook sees. The `args` a hook sees are
+            those after the forward pre-hooks. With `always_call=True` it runs even when
+            `forward` raises (then `output` is `None`, and an exception from the hook itself is
+            turned into a warning). `prepend=True` puts it before this module's other forward hooks.
+            1.5.1 → 2.13: `prepend`, `with_kwargs` and `always_call` were added.
+
+        Args:
+            hook: The forward hook. / 前向钩子。
+            prepend: Run before the existing ones. / 是否排在已有钩子之前。
+            with_kwargs: Also pass kwargs. / 是否同时传入关键字参数。
+            always_call: Run even if forward raises. / forward 抛异常时也调用。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        handle = RemovableHandle(
+            self._forward_hooks,
+            extra_dict=[
+                self._forward_hooks_with_kwargs,
+                self._forward_hooks_always_called,
+            ],
+        )
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+        return handle
+
+    def _slow_forward(self, *input, **kwargs):
+        r"""Call `forward` while the JIT tracer is recording. / 在 JIT 追踪器记录时调用 `forward`。
+
+        === "中文"
+
+            只在 `torch.jit.trace` 正在追踪时由 `_call_impl` 选用：它在调用 `forward` 前后
+            压入/弹出以模块名命名的作用域，使追踪出的图带有层次化的名字。没有追踪时等同于直接调用
+            `forward`。自 1.5.1 起基本不变。
+
+        === "English"
+
+            Chosen by `_call_impl` only while `torch.jit.trace` is tracing: it pushes and pops a
+            scope named after the module around `forward`, so the traced graph gets
+            hierarchical names. Without tracing it is a plain `forward` call. Essentially
+            unchanged since 1.5.1.
+
+        Args:
+            *input: Positional arguments of forward. / forward 的位置参数。
+            **kwargs: Keyword arguments of forward. / forward 的关键字参数。
+
+        Returns:
+            The output of forward. / forward 的输出。
+        """
+        tracing_state = torch._C._get_tracing_state()
+        if not tracing_state or isinstance(self.forward, torch._C.ScriptMethod):
+            return self.forward(*input, **kwargs)
+        recording_scopes = torch.jit._trace._trace_module_map is not None
+        if recording_scopes:
+            # 中: 只有被追踪的模块才在映射表里有名字；没有名字就不记录作用域。
+            # EN: Only traced modules have a name in the map; without one, no scope is recorded.
+            name = torch.jit._trace._trace_module_map.get(self, None)
+            if name:
+                tracing_state.push_scope(name)
+            else:
+                recording_scopes = False
+        try:
+            result = self.forward(*input, **kwargs)
+        finally:
+            if recording_scopes:
+                tracing_state.pop_scope()
+        return result
+
+    def _wrapped_call_impl(self, *args, **kwargs):
+        r"""What `module(...)` runs: compiled or plain `_call_impl`. / `module(...)` 实际执行的函数：编译版或普通版 `_call_impl`。
+
+        === "中文"
+
+            `__call__` 就是这个函数。若调用过 [`compile`][annotated_nn.modules.module.Module.compile]，
+            走编译后的 `_call_impl`；否则走普通的 [`_call_impl`][annotated_nn.modules.module.Module._call_impl]。
+            多这一层是为了让 `compile()` 替换的是“调用过程”而不是模块对象本身。
+
+        === "English"
+
+            `__call__` is this function. After [`compile`][annotated_nn.modules.module.Module.compile]
+            it runs the compiled `_call_impl`; otherwise the plain
+            [`_call_impl`][annotated_nn.modules.module.Module._call_impl]. The extra layer lets
+            `compile()` replace the calling procedure instead of the module object.
+
+        Args:
+            *args: Positional arguments of forward. / forward 的位置参数。
+            **kwargs: Keyword arguments of forward. / forward 的关键字参数。
+
+        Returns:
+            The (possibly hook-modified) output. / （可能被钩子修改过的）输出。
+        """
+        if self._compiled_call_impl is not None:
+            return self._compiled_call_impl(*args, **kwargs)  # type: ignore[misc]
+        else:
+            return self._call_impl(*args, **kwargs)
+
+    def _call_impl(self, *args, **kwargs):
+        r"""Run forward with all hooks around it. / 在所有钩子的包围下运行 forward。
+
+        === "中文"
+
+            一次调用的完整顺序：
+
+            1. 没有任何钩子（本地或全局）时走**快速路径**：直接 `forward(*args, **kwargs)`。
+            2. 收集反向预钩子与反向钩子（full / 旧式）。
+            3. 依次运行全局、本地前向预钩子，它们可以替换 `args`（以及 `kwargs`）。
+            4. 若有 full 反向钩子或反向预钩子，用 `BackwardHook` 包装输入。
+            5. 调用 `forward`（JIT 追踪时改用 `_slow_forward`）。
+            6. 依次运行全局、本地前向钩子，它们可以替换输出。
+            7. 用 `BackwardHook` 包装输出；旧式反向钩子挂到输出的 `grad_fn` 上。
+
+            若第 3–7 步抛出异常，尚未运行的 `always_call` 前向钩子会被补跑（全局的先），
+            然后原异常继续抛出。在 `torch.compile` 追踪期间不做这层 try/except。
+            1.5.1 → 2.13：1.5.1 的 `__call__` 没有全局钩子、kwargs 钩子、full 反向钩子、
+            `always_call` 和快速路径；如今 `__call__` 是 `_wrapped_call_impl`，真正的逻辑在这里。
+
+        === "English"
+
+            The full order of one call:
+
+            1. With no hook at all (local or global), the **fast path**: `forward(*args, **kwargs)`.
+            2. Gather the backward pre-hooks and backward hooks (full / legacy).
+            3. Run the global, then local forward pre-hooks; they may replace `args` (and `kwargs`).
+            4. With full backward hooks or backward pre-hooks, wrap the inputs in a `BackwardHook`.
+            5. Call `forward` (`_slow_forward` while the JIT traces).
+            6. Run the global, then local forward hooks; they may replace the output.
+            7. Wrap the output in the `BackwardHook`; attach legacy backward hooks to its `grad_fn`.
+
+            If steps 3–7 raise, the `always_call` forward hooks that have not run yet are run
+            (global ones first), then the original exception propagates. While `torch.compile`
+            traces, this try/except layer is skipped.
+            1.5.1 → 2.13: 1.5.1's `__call__` had no global hooks, kwargs hooks, full backward
+            hooks, `always_call` or fast path; today `__call__` is `_wrapped_call_impl` and the
+            logic lives here.
+
+        Args:
+            *args: Positional arguments of forward. / forward 的位置参数。
+            **kwargs: Keyword arguments of forward. / forward 的关键字参数。
+
+        Returns:
+            The (possibly hook-modified) output. / （可能被钩子修改过的）输出。
+        """
+        forward_call = self._slow_forward if torch._C._get_tracing_state() else self.forward
+        # 中: 没有任何钩子时走快速路径，直接调用 forward（绝大多数调用如此）。
+        # EN: Fast path: with no hook anywhere, call forward directly (the common case).
+        if not (
+            self._backward_hooks
+            or self._backward_pre_hooks
+            or self._forward_hooks
+            or self._forward_pre_hooks
+            or _global_backward_pre_hooks
+            or _global_backward_hooks
+            or _global_forward_hooks
+            or _global_forward_pre_hooks
+        ):
+            return forward_call(*args, **kwargs)
+
+        result = None
+        # 中: 记下已经正常运行过的 always_call 钩子，异常路径只补跑其余的。
+        # EN: Remember which always_call hooks already ran, so the error path runs only the rest.
+        called_always_called_hooks = set()
+
+        def inner():
+            r"""Steps 2–7 of a hooked call. / 带钩子调用的第 2–7 步。
+
+            === "中文"
+
+                写成闭包是为了让外层的 try/except 能在异常时读到 `args`、`kwargs`、`result`
+                的最新值（通过 `nonlocal` 共享）。
+
+            === "English"
+
+                A closure so that the outer try/except sees the latest `args`, `kwargs` and
+                `result` (shared through `nonlocal`) when something raises.
+
+            Returns:
+                The output after all hooks. / 经过所有钩子后的输出。
+
+            Raises:
+                RuntimeError: A with_kwargs pre-hook returned something other than a 2-tuple. / with_kwargs 预钩子返回了非二元组。
+            """
+            nonlocal result, args, kwargs
+
+            full_backward_hooks, non_full_backward_hooks = [], []
+            backward_pre_hooks = []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                backward_pre_hooks = self._get_backward_pre_hooks()
+
+            if self._backward_hooks or _global_backward_hooks:
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
+
+            if _global_forward_pre_hooks or self._forward_pre_hooks:
+                for hook_id, hook in (
+                    *_global_forward_pre_hooks.items(),
+                    *self._forward_pre_hooks.items(),
+                ):
+                    # 中: 只查本模块的 with_kwargs 表，所以全局预钩子总是以 (module, args) 调用。
+                    # EN: Only this module's with_kwargs table is consulted, so global pre-hooks
+                    # EN: are always called as (module, args).
+                    if hook_id in self._forward_pre_hooks_with_kwargs:
+                        args_kwargs_result = hook(self, args, kwargs)  # type: ignore[misc]
+                        if args_kwargs_result is not None:
+                            if isinstance(args_kwargs_result, tuple) and len(args_kwargs_result) == 2:
+                                args, kwargs = args_kwargs_result
+                            else:
+                                raise RuntimeError(
+                                    "forward pre-hook must return None or a tuple "
+                                    f"of (new_args, new_kwargs), but got {args_kwargs_result}."
+                                )
+                    else:
+                        args_result = hook(self, args)
+                        if args_result is not None:
+                            if not isinstance(args_result, tuple):
+                                args_result = (args_result,)
+                            args = args_result
+
+            bw_hook = None
+            if full_backward_hooks or backward_pre_hooks:
+                bw_hook = BackwardHook(self, full_backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+
+            result = forward_call(*args, **kwargs)
+            if _global_forward_hooks or self._forward_hooks:
+                for hook_id, hook in (
+                    *_global_forward_hooks.items(),
+                    *self._forward_hooks.items(),
+                ):
+                    # 中: 先登记“已调用”，这样即使钩子本身抛异常，异常路径也不会再调它一次。
+                    # EN: Mark it as called first, so that even if the hook itself raises, the
+                    # EN: error path will not call it a second time.
+                    if (
+                        hook_id in self._forward_hooks_always_called
+                        or hook_id in _global_forward_hooks_always_called
+                    ):
+                        called_always_called_hooks.add(hook_id)
+
+                    if (
+                        hook_id in self._forward_hooks_with_kwargs
+                        or hook_id in _global_forward_hooks_with_kwargs
+                    ):
+                        hook_result = hook(self, args, kwargs, result)
+                    else:
+                        hook_result = hook(self, args, result)
+
+                    if hook_result is not None:
+                        result = hook_result
+
+            if bw_hook:
+                if not isinstance(result, (torch.Tensor, tuple)):
+                    warnings.warn(
+                        "For backward hooks to be called,"
+                        " module output should be a Tensor or a tuple of Tensors"
+                        f" but received {type(result)}",
+                        stacklevel=2,
+                    )
+                result = bw_hook.setup_output_hook(result)
+
+            # 中: 旧式反向钩子：顺着嵌套结构找到第一个张量，把钩子挂在它的 grad_fn 上。
+            # EN: Legacy backward hooks: dig through the nesting to the first tensor and hang
+            # EN: the hooks on its grad_fn.
+            if non_full_backward_hooks:
+                var = result
+                while not isinstance(var, torch.Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, torch.Tensor))
+                    else:
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_backward_hooks:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
+
+            return result
+
+        # 中: torch.compile 追踪时不包 try/except：编译器不支持在这里处理异常路径。
+        # EN: Under torch.compile tracing, skip the try/except: the compiler does not handle the
+        # EN: error path here.
+        if torch.compiler.is_compiling():
+            return inner()
+
+        try:
+            return inner()
+        except Exception:
+            # 中: forward 或某个钩子失败：补跑尚未运行的 always_call 钩子（全局的先，且不带 kwargs），
+            # 中: 它们自己的异常只变成警告，最后重新抛出原异常。
+            # EN: forward or a hook failed: run the always_call hooks that have not run yet (global
+            # EN: first; global ones without kwargs); their own errors become warnings, and the
+            # EN: original exception is re-raised.
+            for hook_id, hook in _global_forward_hooks.items():
+                if (
+                    hook_id in _global_forward_hooks_always_called
+                    and hook_id not in called_always_called_hooks
+                ):
+                    try:
+                        hook_result = hook(self, args, result)
+                        if hook_result is not None:
+                            result = hook_result
+                    except Exception as e:
+                        warnings.warn(
+                            "global module forward hook with ``always_call=True`` raised an exception "
+                            f"that was silenced as another error was raised in forward: {str(e)}",
+                            stacklevel=2,
+                        )
+                        continue
+
+            for hook_id, hook in self._forward_hooks.items():
+                if (
+                    hook_id in self._forward_hooks_always_called
+                    and hook_id not in called_always_called_hooks
+                ):
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            hook_result = hook(self, args, kwargs, result)  # type: ignore[misc]
+                        else:
+                            hook_result = hook(self, args, result)
+                        if hook_result is not None:
+                            result = hook_result
+                    except Exception as e:
+                        warnings.warn(
+                            "module forward hook with ``always_call=True`` raised an exception "
+                            f"that was silenced as another error was raised in forward: {str(e)}",
+                            stacklevel=2,
+                        )
+                        continue
+            # 中: 重新抛出原来的异常。
+            # EN: Re-raise the original exception.
+            raise
+
+    # 中: 调用模块即调用 _wrapped_call_impl；写成类属性赋值，与 torch 一样让 __call__ 可被子类按需替换。
+    # EN: Calling a module calls _wrapped_call_impl; a class-attribute assignment, as in torch.
+    __call__: Callable[..., Any] = _wrapped_call_impl
+
+    def __getstate__(self):
+        r"""State for pickle/deepcopy: the instance dict minus the compiled call. / pickle 与深拷贝用的状态：去掉编译结果后的实例字典。
+
+        === "中文"
+
+            模块就是它的 `__dict__`（训练标志、三张表、各种钩子表）。编译得到的
+            `_compiled_call_impl` 无法序列化，所以去掉；反序列化后模块回到未编译状态。
+            1.5.1 中没有定义 `__getstate__`（直接用默认行为）。
+
+        === "English"
+
+            A module is its `__dict__` (training flag, the three tables, the hook tables). The
+            compiled `_compiled_call_impl` cannot be pickled, so it is dropped; an unpickled
+            module is uncompiled. 1.5.1 did not define `__getstate__` (the default was used).
+
+        Returns:
+            A shallow copy of `__dict__`. / `__dict__` 的浅拷贝。
+        """
+        state = self.__dict__.copy()
+        state.pop("_compiled_call_impl", None)
+        return state
+
+    def __setstate__(self, state):
+        r"""Restore from pickle, filling tables that old pickles lack. / 从 pickle 恢复，并补齐旧 pickle 缺少的表。
+
+        === "中文"
+
+            先把状态写回 `__dict__`，再为旧版本保存的模块补上后来才加入的表（前向钩子的 kwargs 表、
+            always_call 表、state_dict 钩子表、非持久缓冲区集合、反向预钩子表等），
+            于是用旧版 PyTorch pickle 的模型在新版本里照样能调用。
+            1.5.1 → 2.13：需要补齐的表更多了。
+
+        === "English"
+
+            Writes the state back into `__dict__`, then adds the tables that modules pickled by
+            older versions lack (forward-hook kwargs and always_call tables, state_dict hook
+            tables, the non-persistent buffer set, backward pre-hooks, ...), so a model pickled
+            by an old PyTorch still works. 1.5.1 → 2.13: more tables need filling.
+
+        Args:
+            state: What `__getstate__` returned. / `__getstate__` 的返回值。
+        """
+        self.__dict__.update(state)
+
+        if "_forward_pre_hooks" not in self.__dict__:
+            self._forward_pre_hooks = OrderedDict()
+        if "_forward_pre_hooks_with_kwargs" not in self.__dict__:
+            self._forward_pre_hooks_with_kwargs = OrderedDict()
+        if "_forward_hooks_with_kwargs" not in self.__dict__:
+            self._forward_hooks_with_kwargs = OrderedDict()
+        if "_forward_hooks_always_called" not in self.__dict__:
+            self._forward_hooks_always_called = OrderedDict()
+        if "_state_dict_hooks" not in self.__dict__:
+            self._state_dict_hooks = OrderedDict()
+        if "_state_dict_pre_hooks" not in self.__dict__:
+            self._state_dict_pre_hooks = OrderedDict()
+        if "_load_state_dict_pre_hooks" not in self.__dict__:
+            self._load_state_dict_pre_hooks = OrderedDict()
+        if "_load_state_dict_post_hooks" not in self.__dict__:
+            self._load_state_dict_post_hooks = OrderedDict()
+        if "_non_persistent_buffers_set" not in self.__dict__:
+            self._non_persistent_buffers_set = set()
+        if "_is_full_backward_hook" not in self.__dict__:
+            self._is_full_backward_hook = None
+        if "_backward_pre_hooks" not in self.__dict__:
+            self._backward_pre_hooks = OrderedDict()
+
+    # 中: Python 只在常规查找（实例字典、类及其基类）失败后才调用 __getattr__，
+    # 中: 所以普通属性不经过这里；参数、缓冲区、子模块不在实例字典里，才会走到这里。
+    # EN: Python calls __getattr__ only after the normal lookup (instance dict, class and bases)
+    # EN: fails, so plain attributes never come here; parameters, buffers and submodules are
+    # EN: not in the instance dict, which is why they do.
+    def __getattr__(self, name: str) -> Union[Tensor, "Module"]:
+        r"""Find a parameter, buffer or submodule by name. / 按名字查找参数、缓冲区或子模块。
+
+        === "中文"
+
+            依次查 `_parameters`、`_buffers`、`_modules`，都没有就抛出与 Python 相同格式的
+            `AttributeError`。每张表都先确认存在于 `__dict__`：在 `__init__` 之前（或反序列化途中）
+            访问属性时，表可能还不存在，直接写 `self._parameters` 会无限递归。
+            自 1.5.1 起逻辑不变。
+
+        === "English"
+
+            Looks in `_parameters`, `_buffers`, `_modules` in turn, and raises an
+            `AttributeError` worded like Python's own when none has the name. Each table is
+            first checked for in `__dict__`: before `__init__` (or mid-unpickling) the tables
+            may not exist yet, and writing `self._parameters` would recurse forever.
+            The logic is unchanged since 1.5.1.
+
+        Args:
+            name: The attribute name. / 属性名。
+
+        Returns:
+            The parameter, buffer or submodule. / 参数、缓冲区或子模块。
+
+        Raises:
+            AttributeError: No such attribute. / 没有这个属性。
+        """
+        # 中: 只取一次实例字典；这是热路径（每次访问子模块或参数都会经过）。
+        # EN: Fetch the instance dict once: this is a hot path (every access to a submodule or
+        # EN: parameter comes through here).
+        instance_dict = self.__dict__
+        if "_parameters" in instance_dict:
+            _parameters = instance_dict["_parameters"]
+            if name in _parameters:
+                return _parameters[name]
+        if "_buffers" in instance_dict:
+            _buffers = instance_dict["_buffers"]
+            if name in _buffers:
+                return _buffers[name]
+        if "_modules" in instance_dict:
+            modules = instance_dict["_modules"]
+            if name in modules:
+                return modules[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value: Union[Tensor, "Module"]) -> None:
+        r"""Route an assignment into the right table. / 把一次赋值分拣到正确的表里。
+
+        === "中文"
+
+            `self.x = value` 的分拣顺序（先匹配者胜）：
+
+            1. `value` 是 `Parameter` → 从其它位置删除同名项，调用 `register_parameter`。
+            2. `name` 已是参数 → 只能赋 `None`（清空），否则 `TypeError`。
+            3. `value` 是 `Module` → 从其它位置删除同名项，经全局模块注册钩子后放进 `_modules`。
+            4. `name` 已是子模块 → 只能赋 `None`。
+            5. `value` 是 `Buffer`，或 `name` 已是缓冲区 → 必须是张量或 `None`；保持（或采用 `Buffer`
+               自带的）持久性，经 `register_buffer` 登记。
+            6. 其它一切 → 普通属性，写入实例字典。
+
+            注意第 5 步：给已注册的缓冲区赋普通张量仍然是缓冲区；而给一个**新**名字赋普通张量
+            只是普通属性，不会进入 `state_dict`——这是常见误解。若子类覆盖了 `register_buffer`
+            且不接受 `persistent` 参数，非持久缓冲区的赋值会被拒绝。
+            1.5.1 → 2.13：新增 `Buffer` 分支、全局注册钩子、持久性保持与覆盖 `register_buffer` 的处理。
+
+        === "English"
+
+            The routing of `self.x = value` (first match wins):
+
+            1. `value` is a `Parameter` → remove the name from elsewhere, `register_parameter`.
+            2. `name` is already a parameter → only `None` (clear) is allowed, else `TypeError`.
+            3. `value` is a `Module` → remove the name from elsewhere, pass the global module
+               registration hooks, store in `_modules`.
+            4. `name` is already a submodule → only `None` is allowed.
+            5. `value` is a `Buffer`, or `name` is already a buffer → must be a tensor or `None`;
+               keep the persistence (or take the `Buffer`'s own), register through `register_buffer`.
+            6. Anything else → a plain attribute in the instance dict.
+
+            Mind step 5: assigning a plain tensor to a registered buffer keeps it a buffer, but a
+            plain tensor under a *new* name is just an attribute and never reaches `state_dict` —
+            a common misunderstanding. If a subclass overrides `register_buffer` without a
+            `persistent` argument, assigning a non-persistent buffer is refused.
+            1.5.1 → 2.13: the `Buffer` branch, global registration hooks, kept persistence and
+            the overridden-`register_buffer` handling were added.
+
+        Args:
+            name: The attribute name. / 属性名。
+            value: The value. / 值。
+
+        Raises:
+            AttributeError: Assigning a parameter/module before `__init__`. / 在 `__init__` 之前赋参数或模块。
+            TypeError: A wrong type for an existing parameter, module or buffer. / 给已有参数、模块或缓冲区赋了错误类型。
+            RuntimeError: Non-persistent buffer with an overridden `register_buffer`. / 覆盖的 `register_buffer` 不支持非持久缓冲区。
+        """
+
+        def remove_from(*dicts_or_sets) -> None:
+            r"""Drop `name` from each given dict or set. / 从给定的每个字典或集合里删掉 `name`。
+
+            === "中文"
+
+                保证一个名字只存在于一处：例如把原本的普通属性改赋为参数时，先把它从实例字典删掉。
+
+            === "English"
+
+                Keeps a name in one place only: when a plain attribute is re-assigned as a
+                parameter, say, it is first removed from the instance dict.
+
+            Args:
+                *dicts_or_sets: The containers to clean. / 需要清理的容器。
+            """
+            for d in dicts_or_sets:
+                if name in d:
+                    if isinstance(d, dict):
+                        del d[name]
+                    else:
+                        d.discard(name)
+
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            remove_from(
+                self.__dict__,
+                self._buffers,
+                self._modules,
+                self._non_persistent_buffers_set,
+            )
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{torch.typename(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+        else:
+            modules = self.__dict__.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                remove_from(
+                    self.__dict__,
+                    self._parameters,
+                    self._buffers,
+                    self._non_persistent_buffers_set,
+                )
+                for hook in _global_module_registration_hooks.values():
+                    output = hook(self, name, value)
+                    if output is not None:
+                        value = output
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(
+                        f"cannot assign '{torch.typename(value)}' as child module '{name}' "
+                        "(torch.nn.Module or None expected)"
+                    )
+                for hook in _global_module_registration_hooks.values():
+                    output = hook(self, name, value)
+                    if output is not None:
+                        value = output
+                modules[name] = value
+            else:
+                buffers = self.__dict__.get("_buffers")
+                if isinstance(value, Buffer) or buffers is not None and name in buffers:
+                    if value is not None and not (
+                        isinstance(value, torch.Tensor) or hasattr(value, "__torch_function__")
+                    ):
+                        raise TypeError(
+                            f"cannot assign '{torch.typename(value)}' as buffer '{name}' "
+                            "(torch.nn.Buffer, torch.Tensor or None expected)"
+                        )
+                    if isinstance(value, Buffer):
+                        persistent = value.persistent
+                    else:
+                        persistent = name not in self._non_persistent_buffers_set
+                    # 中: 子类可能覆盖了 register_buffer 且签名里没有 persistent（旧代码）；
+                    # 中: 先做最常见情况的快速判断，再退回到检查签名。
+                    # EN: A subclass may override register_buffer without a `persistent`
+                    # EN: argument (old code); check the common case fast, then fall back to
+                    # EN: inspecting the signature.
+                    if getattr(self.register_buffer, "__func__", None) is Module.register_buffer:
+                        self.register_buffer(name, value, persistent)
+                    else:
+                        sign = inspect.signature(self.register_buffer)
+                        if "persistent" in sign.parameters:
+                            self.register_buffer(name, value, persistent)
+                        else:
+                            if not persistent:
+                                raise RuntimeError(
+                                    "Registering a non-persistent buffer "
+                                    "on a Module subclass that implements "
+                                    "register_buffer() without the persistent "
+                                    "argument is not allowed."
+                                )
+                            # 中: 假定旧实现注册的都是持久缓冲区。
+                            # EN: Assume the old implementation registers persistent buffers.
+                            self.register_buffer(name, value)
+                else:
+                    super().__setattr__(name, value)
+
+    def __delattr__(self, name) -> None:
+        r"""Delete a parameter, buffer, submodule or plain attribute. / 删除参数、缓冲区、子模块或普通属性。
+
+        === "中文"
+
+            按参数、缓冲区、子模块的顺序查找并删除；删除缓冲区时一并清除它的“非持久”标记，
+            避免以后同名的新缓冲区意外继承它。都不是就交给 `object.__delattr__`。
+            1.5.1 → 2.13：新增清除非持久标记。
+
+        === "English"
+
+            Looks in parameters, buffers, submodules in that order and deletes; deleting a
+            buffer also clears its non-persistent mark, so a later buffer of the same name does
+            not inherit it by accident. Otherwise `object.__delattr__` takes over.
+            1.5.1 → 2.13: clearing the non-persistent mark was added.
+
+        Args:
+            name: The attribute name. / 属性名。
+
+        Raises:
+            AttributeError: No such attribute. / 没有这个属性。
+        """
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            super().__delattr__(name)
+
+    def _register_state_dict_hook(self, hook):
+        r"""Register a private state_dict post-hook (may return a new dict). / 注册私有的 state_dict 后置钩子（可以返回新字典）。
+
+        === "中文"
+
+            签名 `hook(module, state_dict, prefix, local_metadata) -> None or state_dict`。
+            与公开的 [`register_state_dict_post_hook`][annotated_nn.modules.module.Module.register_state_dict_post_hook]
+            不同，这个旧接口允许返回一个新字典替换结果。同一个函数不能先经公开接口注册再经这里注册。
+            1.5.1 中已有此方法；此后增加了与公开接口的冲突检查。
+
+        === "English"
+
+            Signature `hook(module, state_dict, prefix, local_metadata) -> None or state_dict`.
+            Unlike the public [`register_state_dict_post_hook`][annotated_nn.modules.module.Module.register_state_dict_post_hook],
+            this old interface lets a hook return a new dict to replace the result. A function
+            registered through the public interface cannot be registered here too.
+            Present in 1.5.1; the clash check with the public interface came later.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+
+        Raises:
+            RuntimeError: The function was registered through the public API. / 该函数已通过公开接口注册。
+        """
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook):
+        r"""Register a hook run after `state_dict` of this module. / 注册在本模块 `state_dict` 之后运行的钩子。
+
+        === "中文"
+
+            签名 `hook(module, state_dict, prefix, local_metadata) -> None`，可以就地修改
+            `state_dict`，但必须返回 `None`（否则 `state_dict` 抛错）。注册时给函数打上
+            `_from_public_api` 标记，用以与旧的私有接口区分。1.5.1 中没有。
+
+        === "English"
+
+            Signature `hook(module, state_dict, prefix, local_metadata) -> None`; it may edit
+            `state_dict` in place but must return `None` (`state_dict` raises otherwise).
+            Registration marks the function `_from_public_api` to tell it from the old private
+            interface. Not in 1.5.1.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        # 中: 标记放在函数对象上，因此 bound method 这类不能设属性的对象会在这里抛 AttributeError（与 torch 相同）。
+        # EN: The mark lives on the function object, so objects that refuse attributes (bound
+        # EN: methods) raise AttributeError here, as in torch.
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook):
+        r"""Register a hook run before `state_dict` of this module. / 注册在本模块 `state_dict` 之前运行的钩子。
+
+        === "中文"
+
+            签名 `hook(module, prefix, keep_vars) -> None`，在保存本模块的张量之前调用，
+            常用于保存前的准备工作（例如把分片的参数聚合起来）。1.5.1 中没有。
+
+        === "English"
+
+            Signature `hook(module, prefix, keep_vars) -> None`, called before this module's
+            tensors are saved; useful for preparation (gathering sharded parameters, say).
+            Not in 1.5.1.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars) -> None:
+        r"""Save this module's own tensors (not its children's). / 保存本模块自己的张量（不含子模块）。
+
+        === "中文"
+
+            依次写入参数、持久缓冲区（跳过 `None` 与非持久的），`keep_vars=False` 时存
+            `detach()` 后的张量（与原张量共享存储，但脱离计算图）。若子类覆盖了
+            `get_extra_state`，再写入 `prefix + "_extra_state"`。子类可覆盖本方法以定制保存格式。
+            1.5.1 → 2.13：跳过非持久缓冲区，新增额外状态。
+
+        === "English"
+
+            Writes the parameters, then the persistent buffers (skipping `None` and
+            non-persistent ones); with `keep_vars=False` it stores `detach()`ed tensors (sharing
+            storage, cut off from autograd). If the subclass overrides `get_extra_state`, it
+            also writes `prefix + "_extra_state"`. Subclasses may override this to customise
+            the format. 1.5.1 → 2.13: non-persistent buffers are skipped; extra state is new.
+
+        Args:
+            destination: The dict being filled. / 正在填写的字典。
+            prefix: The key prefix of this module. / 本模块的键前缀。
+            keep_vars: Keep autograd attachment. / 是否保留与计算图的联系。
+        """
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        # 中: 看的是类有没有覆盖 get_extra_state，而不是实例属性。
+        # EN: What counts is whether the class overrides get_extra_state, not an instance attribute.
+        if getattr(self.__class__, "get_extra_state", Module.get_extra_state) is not Module.get_extra_state:
+            destination[extra_state_key] = self.get_extra_state()
+
+    # 中: 与 torch 相同，把类型变量放在类体里，供 state_dict 的重载标注使用。
+    # EN: As in torch, the type variable lives in the class body, for state_dict's overloads.
+    T_destination = TypeVar("T_destination", bound=dict[str, Any])
+
+    @overload
+    def state_dict(
+        self, *, destination: T_destination, prefix: str = ..., keep_vars: bool = ...
+    ) -> T_destination: ...
+
+    @overload
+    def state_dict(self, *, prefix: str = ..., keep_vars: bool = ...) -> dict[str, Any]: ...
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        r"""Return a dict of the module's whole state. / 返回包含模块全部状态的字典。
+
+        === "中文"
+
+            键是点号路径（`"conv1.weight"`），值是参数与持久缓冲区（默认 `detach()`，与模块共享
+            存储）。顺序：先本模块的参数、缓冲区、额外状态，再按登记顺序递归子模块（深度优先）。
+            共享的张量在每个路径下各出现一次。返回的 `OrderedDict` 带有 `_metadata` 属性：每个
+            模块前缀（去掉末尾的点，根是 `""`）对应 `{"version": _version}`，加载时用于格式迁移。
+            钩子：先运行 state_dict 前置钩子，最后运行后置钩子；私有后置钩子可返回新字典，
+            公开的必须返回 `None`。位置参数已弃用（会警告），只用关键字。
+            1.5.1 → 2.13：新增前置钩子与公开后置钩子；位置参数弃用；非持久缓冲区与额外状态。
+
+        === "English"
+
+            Keys are dotted paths (`"conv1.weight"`); values are the parameters and persistent
+            buffers (`detach()`ed by default, sharing storage with the module). Order: this
+            module's parameters, buffers, extra state, then each child recursively in
+            registration order (depth first). A shared tensor appears once under each path.
+            The returned `OrderedDict` carries a `_metadata` attribute mapping each module prefix
+            (without the trailing dot; the root is `""`) to `{"version": _version}`, used to
+            migrate formats when loading. Hooks: state_dict pre-hooks first, post-hooks last;
+            private post-hooks may return a new dict, public ones must return `None`.
+            Positional arguments are deprecated (a warning); use keywords.
+            1.5.1 → 2.13: pre-hooks and public post-hooks were added; positional arguments
+            deprecated; non-persistent buffers and extra state.
+
+        Args:
+            *args: Deprecated positional `destination, prefix, keep_vars`. / 已弃用的位置参数形式。
+            destination: A dict to fill instead of a new `OrderedDict`. / 要填写的字典（默认新建 `OrderedDict`）。
+            prefix: Prefix for every key. / 每个键的前缀。
+            keep_vars: Keep tensors attached to autograd. / 是否保留与计算图的联系。
+
+        Returns:
+            The state dict. / 状态字典。
+
+        Raises:
+            RuntimeError: A public post-hook returned a value. / 公开后置钩子返回了值。
+
+        Examples:
+            >>> import torch, annotated_nn as nn
+            >>> m = nn.Module(); m.w = nn.Parameter(torch.zeros(1)); m.sub = nn.Module()
+            >>> m.sub.register_buffer("b", torch.ones(1))
+            >>> sd = m.state_dict()
+            >>> list(sd), dict(sd._metadata)
+            (['w', 'sub.b'], {'': {'version': 1}, 'sub': {'version': 1}})
+        """
+        # 中: 兼容旧的位置参数写法 state_dict(destination, prefix, keep_vars)，但发出弃用警告。
+        # EN: Accept the old positional form state_dict(destination, prefix, keep_vars), with a
+        # EN: deprecation warning.
+        if len(args) > 0:
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+                " for details.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
+
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+
+        local_metadata = dict(version=self._version)
+        # 中: 用户传入的普通 dict 没有 _metadata，这时就不记录版本。
+        # EN: A plain dict passed in by the user has no _metadata; then no version is recorded.
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(
+                    destination=destination,
+                    prefix=prefix + name + ".",
+                    keep_vars=keep_vars,
+                )
+        for hook in self._state_dict_hooks.values():
+            hook_result = hook(self, destination, prefix, local_metadata)
+            if not getattr(hook, "_from_public_api", False):
+                if hook_result is not None:
+                    destination = hook_result
+            else:
+                if hook_result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+        return destination
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        r"""Register a private load_state_dict pre-hook. / 注册私有的 load_state_dict 前置钩子。
+
+        === "中文"
+
+            签名 `hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)`；
+            `with_module=True` 时模块作为第一个参数（通过弱引用的 `_WrappedHook`）。钩子在本模块
+            `_load_from_state_dict` 开头运行，可以就地改写 `state_dict`（例如重命名旧键）。
+            1.5.1 → 2.13：新增 `with_module`。
+
+        === "English"
+
+            Signature `hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)`;
+            with `with_module=True` the module comes first (through a weakly referencing
+            `_WrappedHook`). It runs at the start of this module's `_load_from_state_dict` and
+            may rewrite `state_dict` in place (renaming old keys, say).
+            1.5.1 → 2.13: `with_module` was added.
+
+        Args:
+            hook: The hook. / 钩子。
+            with_module: Pass the module first. / 是否把模块作为第一个参数。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(
+            hook, self if with_module else None
+        )
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        r"""Register a hook run before this module loads its state. / 注册在本模块加载状态之前运行的钩子。
+
+        === "中文"
+
+            公开接口，签名 `hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs) -> None`，
+            即带模块的私有前置钩子。1.5.1 中没有。
+
+        === "English"
+
+            The public interface, signature
+            `hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs) -> None`:
+            the private pre-hook with the module passed first. Not in 1.5.1.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook):
+        r"""Register a hook run after `load_state_dict` of this module. / 注册在本模块 `load_state_dict` 之后运行的钩子。
+
+        === "中文"
+
+            签名 `hook(module, incompatible_keys) -> None`。`incompatible_keys` 的两个列表可以
+            就地修改（例如忽略某些缺失键）；钩子返回非 `None` 会触发 `AssertionError`。
+            即使 `strict=False`，钩子对列表的修改也会影响最终是否报错。1.5.1 中没有。
+
+        === "English"
+
+            Signature `hook(module, incompatible_keys) -> None`. The two lists of
+            `incompatible_keys` may be edited in place (to ignore some missing keys, say); a
+            non-`None` return raises `AssertionError`. The edits decide whether strict loading
+            finally fails. Not in 1.5.1.
+
+        Args:
+            hook: The hook. / 钩子。
+
+        Returns:
+            A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
+        """
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
+
+    def _load_from_state_dict(
+        self,
+        state_dict,
+        prefix,
+        local_metadata,
+        strict,
+        missing_keys,
+        unexpected_keys,
+        error_msgs,
+    ) -> None:
+        r"""Load this module's own tensors from `state_dict`. / 从 `state_dict` 加载本模块自己的张量。
+
+        === "中文"
+
+            对本模块的每个参数与持久缓冲区（非 `None`）：
+
+            - 键不在字典里 → 记入 `missing_keys`（`load_state_dict` 总是以 `strict=True` 调用本方法）。
+            - 值不是张量 → 记一条错误。
+            - 形状不同 → 记 “size mismatch” 错误并跳过（即使最终 `strict=False`，这也会报错）；
+              唯一的宽容：模型中是 0 维、检查点中是形状 `[1]` 时自动取出标量。
+            - 否则在 `no_grad` 下写入：默认 `param.copy_(input)`（就地，保持对象身份）；
+              `assign=True` 时直接用检查点的张量替换（参数仍包成 `Parameter` 并保留 `requires_grad`）；
+              swap 开关打开时用 `module_load` + `swap_tensors`。复制失败记为错误而不抛出。
+
+            然后处理额外状态，最后在 strict 时找出本模块前缀下的多余键：子模块名不存在的路径，
+            或本模块没有的本地名字。`state_dict` 只含本模块前缀下的键（由 `load_state_dict` 过滤）。
+            1.5.1 → 2.13：新增 `assign`、swap 路径、惰性参数、非张量报错、meta 警告与额外状态。
+
+        === "English"
+
+            For each of this module's parameters and persistent buffers (non-`None`):
+
+            - key absent → recorded in `missing_keys` (`load_state_dict` always calls this with `strict=True`).
+            - value not a tensor → an error message.
+            - shape differs → a "size mismatch" error and skip (so it fails even when the final
+              `strict=False`); the one leniency: a 0-d tensor in the model and a `[1]`-shaped
+              one in the checkpoint, whose element is taken.
+            - otherwise written under `no_grad`: by default `param.copy_(input)` (in place, keeping
+              identity); with `assign=True` the checkpoint's tensor replaces it (a parameter is
+              still wrapped as `Parameter`, keeping `requires_grad`); with the swap flag on,
+              `module_load` + `swap_tensors`. A failed copy becomes an error message, not an exception.
+
+            Then the extra state, and last, when strict, the unexpected keys under this module's
+            prefix: paths through a child name that does not exist, or local names this module
+            lacks. `state_dict` holds only keys under this prefix (`load_state_dict` filters it).
+            1.5.1 → 2.13: `assign`, the swap path, lazy parameters, the non-tensor error, the
+            meta warning and extra state were added.
+
+        Args:
+            state_dict: Keys under this module's prefix. / 本模块前缀下的键值。
+            prefix: This module's key prefix. / 本模块的键前缀。
+            local_metadata: This module's metadata (version, assign flag). / 本模块的元数据（版本、assign 标志）。
+            strict: Record missing and unexpected keys. / 是否记录缺失与多余的键。
+            missing_keys: List to append missing keys to. / 追加缺失键的列表。
+            unexpected_keys: List to append unexpected keys to. / 追加多余键的列表。
+            error_msgs: List to append error messages to. / 追加错误信息的列表。
+        """
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+
+        persistent_buffers = {
+            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
+        }
+        local_name_params = itertools.chain(self._parameters.items(), persistent_buffers.items())
+        local_state = {k: v for k, v in local_name_params if v is not None}
+        assign_to_params_buffers = local_metadata.get("assign_to_params_buffers", False)
+        use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
+
+        for name, param in local_state.items():
+            key = prefix + name
+            if key in state_dict:
+                input_param = state_dict[key]
+                if not torch.overrides.is_tensor_like(input_param):
+                    error_msgs.append(
+                        f'While copying the parameter named "{key}", '
+                        "expected torch.Tensor or Tensor-like object from checkpoint but "
+                        f"received {type(input_param)}"
+                    )
+                    continue
+
+                # 中: 兼容旧检查点：0 维参数曾被保存为形状 [1] 的张量（0.3 之前）。
+                # EN: Old checkpoints (before 0.3) saved 0-d parameters with shape [1].
+                is_param_lazy = is_lazy(param)
+                if (
+                    not is_param_lazy
+                    and len(param.shape) == 0
+                    and len(input_param.shape) == 1
+                    and input_param.shape[0] == 1
+                ):
+                    input_param = input_param[0]
+
+                if not is_param_lazy and input_param.shape != param.shape:
+                    error_msgs.append(
+                        f"size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, "
+                        f"the shape in current model is {param.shape}."
+                    )
+                    continue
+
+                if param.is_meta and not input_param.is_meta and not assign_to_params_buffers:
+                    warnings.warn(
+                        f"for {key}: copying from a non-meta parameter in the checkpoint to a meta "
+                        "parameter in the current model, which is a no-op. (Did you mean to "
+                        "pass `assign=True` to assign items in the state dictionary to their "
+                        "corresponding key in the module instead of copying them in place?)",
+                        stacklevel=2,
+                    )
+
+                try:
+                    with torch.no_grad():
+                        if use_swap_tensors:
+                            new_input_param = param.module_load(
+                                input_param, assign=assign_to_params_buffers
+                            )
+                            if id(new_input_param) == id(input_param) or id(new_input_param) == id(param):
+                                raise RuntimeError(
+                                    "module_load returned one of self or other, please .detach() "
+                                    "the result if returning one of the inputs in module_load"
+                                )
+                            if isinstance(param, Parameter):
+                                if not isinstance(new_input_param, Parameter):
+                                    new_input_param = Parameter(
+                                        new_input_param,
+                                        requires_grad=param.requires_grad,
+                                    )
+                                else:
+                                    new_input_param.requires_grad_(param.requires_grad)
+                            torch.utils.swap_tensors(param, new_input_param)
+                            del new_input_param
+                        elif assign_to_params_buffers:
+                            # 中: 用检查点里的张量直接替换；参数要保持为 Parameter 并沿用 requires_grad。
+                            # EN: Replace with the checkpoint's tensor; a parameter stays a
+                            # EN: Parameter and keeps its requires_grad.
+                            if isinstance(param, Parameter):
+                                if not isinstance(input_param, Parameter):
+                                    input_param = Parameter(
+                                        input_param, requires_grad=param.requires_grad
+                                    )
+                                else:
+                                    input_param.requires_grad_(param.requires_grad)
+                            setattr(self, name, input_param)
+                        else:
+                            param.copy_(input_param)
+                except Exception as ex:
+                    action = "swapping" if use_swap_tensors else "copying"
+                    error_msgs.append(
+                        f'While {action} the parameter named "{key}", '
+                        f"whose dimensions in the model are {param.size()} and "
+                        f"whose dimensions in the checkpoint are {input_param.size()}, "
+                        f"an exception occurred : {ex.args}."
+                    )
+            elif strict:
+                missing_keys.append(key)
+
+        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        if getattr(self.__class__, "set_extra_state", Module.set_extra_state) is not Module.set_extra_state:
+            if extra_state_key in state_dict:
+                self.set_extra_state(state_dict[extra_state_key])
+            elif strict:
+                missing_keys.append(extra_state_key)
+        elif strict and (extra_state_key in state_dict):
+            unexpected_keys.append(extra_state_key)
+
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_state_key:
+                    input_name = key[len(prefix) :].split(".", 1)
+                    # 中: 带点的键属于某个子模块：只有子模块名不存在时才算多余，
+                    # 中: 子模块内部的多余键由子模块自己判断。
+                    # EN: A dotted key belongs to a child: it is unexpected here only if no such
+                    # EN: child exists; the child judges keys inside itself.
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ):
+        r"""Copy parameters and buffers from `state_dict` into the module tree. / 把 `state_dict` 中的参数与缓冲区复制进模块树。
+
+        === "中文"
+
+            从根开始深度优先，每个模块用 `_load_from_state_dict` 加载自己的张量；传给子模块的
+            字典先按前缀过滤，只含属于它的键。每个模块加载完子树后运行它的加载后置钩子。
+            最后汇总：`strict=True` 时缺失键与多余键会作为错误信息放在最前（先“Missing”再“Unexpected”），
+            任何错误（包括 `strict=False` 时的尺寸不匹配）都合并成一个 `RuntimeError`：
+            `Error(s) in loading state_dict for 类名:` 后接以换行加制表符分隔的各条信息。
+            `assign=True` 时不复制而是直接使用检查点中的张量（保留模块原参数的 `requires_grad`），
+            常与 `meta` 设备上构建的模型配合使用。
+            1.5.1 → 2.13：新增 `assign`、后置钩子、非 Mapping 的 `TypeError`，子模块只收到过滤后的字典。
+
+        === "English"
+
+            Depth first from the root, each module loads its own tensors with
+            `_load_from_state_dict`; the dict passed to a child is first filtered by prefix to
+            the keys that belong to it. After its subtree, each module runs its load post-hooks.
+            Finally: with `strict=True`, missing and unexpected keys lead the messages ("Missing"
+            first, then "Unexpected"); any error (size mismatches included, even with
+            `strict=False`) becomes one `RuntimeError`: `Error(s) in loading state_dict for
+            ClassName:` followed by the messages, each after a newline and a tab.
+            With `assign=True` the checkpoint's tensors are used instead of copied (keeping the
+            module's `requires_grad`), typically for a model built on the `meta` device.
+            1.5.1 → 2.13: `assign`, post-hooks and the `TypeError` for a non-Mapping were
+            added; children receive filtered dicts.
+
+        Args:
+            state_dict: Maps dotted names to tensors. / 点号名字到张量的映射。
+            strict: Require keys to match exactly. / 是否要求键完全匹配。
+            assign: Use the given tensors instead of copying. / 是否直接使用给定张量而不复制。
+
+        Returns:
+            `_IncompatibleKeys(missing_keys, unexpected_keys)`. / 缺失键与多余键。
+
+        Raises:
+            TypeError: `state_dict` is not a Mapping. / `state_dict` 不是 Mapping。
+            RuntimeError: Any mismatch or copy error. / 任何不匹配或复制错误。
+
+        Examples:
+            >>> import torch, annotated_nn as nn
+            >>> m = nn.Module(); m.w = nn.Parameter(torch.zeros(2))
+            >>> m.load_state_dict({"w": torch.ones(2)})
+            <All keys matched successfully>
+            >>> m.load_state_dict({"v": torch.ones(2)}, strict=False)
+            IncompatibleKeys(missing_keys=['w'], unexpected_keys=['v'])
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+
+        missing_keys: list[str] = []
+        unexpected_keys: list[str] = []
+        error_msgs: list[str] = []
+
+        # 中: 复制一份，让 _load_from_state_dict 可以修改它而不影响调用者的字典；_metadata 要手动带上。
+        # EN: Copy it so _load_from_state_dict may modify it without touching the caller's
+        # EN: dict; `_metadata` has to be carried over by hand.
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        if metadata is not None:
+            # mypy isn't aware that "_metadata" exists in state_dict
+            state_dict._metadata = metadata  # type: ignore[attr-defined]
+
+        def load(module, local_state_dict, prefix="") -> None:
+            r"""Load one module, then recurse into its children. / 加载一个模块，再递归进入子模块。
+
+            === "中文"
+
+                每个模块取自己前缀对应的元数据；`assign` 通过元数据中的 `assign_to_params_buffers`
+                传下去。子模块拿到的是按前缀过滤后的字典，这样多余键的检查只在相关的键上进行。
+                子树加载完毕后运行本模块的加载后置钩子，它们看到的是到目前为止累积的键列表。
+
+            === "English"
+
+                Each module takes the metadata of its own prefix; `assign` travels down as
+                `assign_to_params_buffers` in the metadata. A child gets the dict filtered to its
+                prefix, so unexpected-key checks only look at relevant keys. After the subtree,
+                the module's load post-hooks run and see the key lists accumulated so far.
+
+            Args:
+                module: The module to load. / 要加载的模块。
+                local_state_dict: Keys under `prefix`. / `prefix` 下的键值。
+                prefix: The module's key prefix. / 模块的键前缀。
+
+            Raises:
+                AssertionError: A post-hook returned a value. / 后置钩子返回了值。
+            """
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            module._load_from_state_dict(
+                local_state_dict,
+                prefix,
+                local_metadata,
+                True,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    child_state_dict = {
+                        k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
+                    }
+                    load(child, child_state_dict, child_prefix)  # noqa: F821
+
+            # 中: 后置钩子可以就地修改这两个列表，从而影响最终的严格检查。
+            # EN: Post-hooks may edit the two lists in place and so affect the final strict check.
+            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                out = hook(module, incompatible_keys)
+                if out is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be modified, "
+                        "it should be done inplace."
+                    )
+
+        load(self, state_dict)
+        # 中: load 是引用自身的闭包，形成引用环；显式删除以便立即释放。
+        # EN: `load` is a self-referencing closure (a reference cycle); delete it to free it now.
+        del load
+
+        if strict:
+            if len(unexpected_keys) > 0:
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
+            if len(missing_keys) > 0:
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
+
+        if len(error_msgs) > 0:
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    self.__class__.__name__, "\n\t".join(error_msgs)
+                )
+            )
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate: bool = True):
+        r"""Yield `(dotted name, member)` over the tree. / 在模块树上逐个产出 `(点号名, 成员)`。
+
+        === "中文"
+
+            `named_parameters` 与 `named_buffers` 的共同实现：遍历 `named_modules`（`recurse=False`
+            时只看自身），对每个模块调用 `get_members_fn` 取出 `(名字, 张量)`，跳过 `None`。
+            `remove_duplicate=True` 时用一个集合记住已产出的张量，被多个模块共享的参数只产出一次
+            （以第一次遇到的名字）；同时 `named_modules` 也会去掉重复的模块。
+            1.5.1 → 2.13：新增 `remove_duplicate`。
+
+        === "English"
+
+            The shared implementation of `named_parameters` and `named_buffers`: walk
+            `named_modules` (only `self` with `recurse=False`), ask `get_members_fn` for each
+            module's `(name, tensor)` pairs, skip `None`. With `remove_duplicate=True` a set
+            remembers what was yielded, so a parameter shared by several modules comes out once
+            (under the first name met), and `named_modules` drops repeated modules too.
+            1.5.1 → 2.13: `remove_duplicate` was added.
+
+        Args:
+            get_members_fn: Module → iterable of `(name, tensor)`. / 模块 → `(名字, 张量)` 的可迭代对象。
+            prefix: Prefix for every name. / 每个名字的前缀。
+            recurse: Include submodules. / 是否包含子模块。
+            remove_duplicate: Yield each tensor once. / 每个张量是否只产出一次。
+
+        Yields:
+            `(name, member)` pairs. / `(名字, 成员)` 对。
+        """
+        memo = set()
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
+        for module_prefix, module in modules:
+            members = get_members_fn(module)
+            for k, v in members:
+                if v is None or v in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(v)
+                name = module_prefix + ("." if module_prefix else "") + k
+                yield name, v
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        r"""Iterate over the parameters. / 遍历参数。
+
+        === "中文"
+
+            `named_parameters` 去掉名字后的结果，通常直接交给优化器：`SGD(model.parameters(), lr=0.1)`。
+            共享的参数只出现一次。它是生成器，只能遍历一次。自 1.5.1 起接口不变。
+
+        === "English"
+
+            `named_parameters` without the names, usually handed straight to an optimizer:
+            `SGD(model.parameters(), lr=0.1)`. A shared parameter appears once. It is a
+            generator: it can be iterated once. Interface unchanged since 1.5.1.
+
+        Args:
+            recurse: Include submodules' parameters. / 是否包含子模块的参数。
+
+        Yields:
+            Parameters. / 参数。
+        """
+        for _name, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        r"""Iterate over `(dotted name, parameter)`. / 遍历 `(点号名, 参数)`。
+
+        === "中文"
+
+            顺序：深度优先、先父后子，每个模块内按登记顺序。与 `state_dict` 的键顺序一致（后者还
+            穿插缓冲区）。1.5.1 → 2.13：新增 `remove_duplicate`。
+
+        === "English"
+
+            Order: depth first, parents before children, registration order within a module —
+            the same order as `state_dict`'s keys (which interleave buffers).
+            1.5.1 → 2.13: `remove_duplicate` was added.
+
+        Args:
+            prefix: Prefix for every name. / 每个名字的前缀。
+            recurse: Include submodules. / 是否包含子模块。
+            remove_duplicate: Yield a shared parameter once. / 共享参数是否只产出一次。
+
+        Yields:
+            `(name, parameter)` pairs. / `(名字, 参数)` 对。
+        """
+        gen = self._named_members(
+            lambda module: module._parameters.items(),
+            prefix=prefix,
+            recurse=recurse,
+            remove_duplicate=remove_duplicate,
+        )
+        yield from gen
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        r"""Iterate over the buffers. / 遍历缓冲区。
+
+        === "中文"
+
+            包括非持久缓冲区（它们只是不进 `state_dict`）。自 1.5.1 起接口不变。
+
+        === "English"
+
+            Non-persistent buffers are included (they only stay out of `state_dict`).
+            Interface unchanged since 1.5.1.
+
+        Args:
+            recurse: Include submodules' buffers. / 是否包含子模块的缓冲区。
+
+        Yields:
+            Buffers. / 缓冲区。
+        """
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        r"""Iterate over `(dotted name, buffer)`. / 遍历 `(点号名, 缓冲区)`。
+
+        === "中文"
+
+            与 [`named_parameters`][annotated_nn.modules.module.Module.named_parameters] 顺序规则相同。
+            1.5.1 → 2.13：新增 `remove_duplicate`。
+
+        === "English"
+
+            The same ordering rules as [`named_parameters`][annotated_nn.modules.module.Module.named_parameters].
+            1.5.1 → 2.13: `remove_duplicate` was added.
+
+        Args:
+            prefix: Prefix for every name. / 每个名字的前缀。
+            recurse: Include submodules. / 是否包含子模块。
+            remove_duplicate: Yield a shared buffer once. / 共享缓冲区是否只产出一次。
+
+        Yields:
+            `(name, buffer)` pairs. / `(名字, 缓冲区)` 对。
+        """
+        gen = self._named_members(
+            lambda module: module._buffers.items(),
+            prefix=prefix,
+            recurse=recurse,
+            remove_duplicate=remove_duplicate,
+        )
+        yield from gen
+
+    def children(self) -> Iterator["Module"]:
+        r"""Iterate over the direct children. / 遍历直接子模块。
+
+        === "中文"
+
+            只有一层，不递归；同一个子模块登记在两个名字下时只出现一次。自 1.5.1 起不变。
+
+        === "English"
+
+            One level only, no recursion; a child registered under two names appears once.
+            Unchanged since 1.5.1.
+
+        Yields:
+            Child modules. / 子模块。
+        """
+        for _name, module in self.named_children():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        r"""Iterate over `(name, direct child)`. / 遍历 `(名字, 直接子模块)`。
+
+        === "中文"
+
+            跳过值为 `None` 的槽位；用集合去掉重复的子模块（以第一个名字为准）。自 1.5.1 起不变。
+
+        === "English"
+
+            Skips slots holding `None`; a set removes repeated children (the first name wins).
+            Unchanged since 1.5.1.
+
+        Yields:
+            `(name, module)` pairs. / `(名字, 模块)` 对。
+        """
+        memo = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in memo:
+                memo.add(module)
+                yield name, module
+
+    def modules(self, remove_duplicate: bool = True) -> Iterator["Module"]:
+        r"""Iterate over every module of the tree, self first. / 遍历树中每个模块，自身最先。
+
+        === "中文"
+
+            `named_modules` 去掉名字。1.5.1 → 2.13：新增 `remove_duplicate`。
+
+        === "English"
+
+            `named_modules` without the names. 1.5.1 → 2.13: `remove_duplicate` was added.
+
+        Args:
+            remove_duplicate: Yield a shared module once. / 共享模块是否只产出一次。
+
+        Yields:
+            Modules. / 模块。
+
+        Examples:
+            >>> import annotated_nn as nn
+            >>> root = nn.Module(); root.a = nn.Module(); root.b = root.a
+            >>> len(list(root.modules())), len(list(root.modules(remove_duplicate=False)))
+            (2, 3)
+        """
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
+            yield module
+
+    def named_modules(
+        self,
+        memo: set["Module"] | None = None,
+        prefix: str = "",
+        remove_duplicate: bool = True,
+    ):
+        r"""Iterate over `(dotted name, module)` of the whole tree. / 遍历整棵树的 `(点号名, 模块)`。
+
+        === "中文"
+
+            前序深度优先：先产出自身（名字为 `prefix`，默认 `""`），再递归每个子模块。
+            `memo` 集合在整个递归中共享：`remove_duplicate=True` 时被登记的模块不会再产出，
+            也不会再进入它的子树——所以共享的子模块只出现一次，且环状引用不会无限递归。
+            `remove_duplicate=False` 时不登记，重复的模块会以各自的路径出现。
+            1.5.1 → 2.13：新增 `remove_duplicate`。
+
+        === "English"
+
+            Pre-order depth first: `self` first (named `prefix`, `""` by default), then each
+            child recursively. The `memo` set is shared across the recursion: with
+            `remove_duplicate=True` a recorded module is neither yielded again nor re-entered —
+            a shared child appears once, and a cycle does not recurse forever.
+            With `remove_duplicate=False` nothing is recorded and a repeated module appears
+            under each of its paths. 1.5.1 → 2.13: `remove_duplicate` was added.
+
+        Args:
+            memo: Modules already seen (internal). / 已经见过的模块（内部使用）。
+            prefix: Name of `self`, prefixed to every name. / `self` 的名字，也是所有名字的前缀。
+            remove_duplicate: Yield a shared module once. / 共享模块是否只产出一次。
+
+        Yields:
+            `(name, module)` pairs. / `(名字, 模块)` 对。
+        """
+        if memo is None:
+            memo = set()
+        if self not in memo:
+            if remove_duplicate:
+                memo.add(self)
+            yield prefix, self
+            for name, module in self._modules.items():
+                if module is None:
+                    continue
+                submodule_prefix = prefix + ("." if prefix else "") + name
+                yield from module.named_modules(memo, submodule_prefix, remove_duplicate)
+
+    def train(self, mode: bool = True) -> Self:
+        r"""Set training mode on self and every descendant. / 为自身及所有后代设置训练模式。
+
+        === "中文"
+
+            只改变 `training` 标志，对 Dropout、BatchNorm 这类在训练与评估时行为不同的层才有影响；
+            它与 `requires_grad` 无关，也不会关闭梯度计算（那是 `torch.no_grad()` 的事）。
+            通过 `children()` 递归。1.5.1 → 2.13：`mode` 不是 bool 时抛出 `ValueError`。
+
+        === "English"
+
+            Only flips the `training` flag, which matters to layers that behave differently in
+            training and evaluation (Dropout, BatchNorm); it is unrelated to `requires_grad` and
+            does not turn gradients off (that is `torch.no_grad()`'s job). Recurses through
+            `children()`. 1.5.1 → 2.13: a non-bool `mode` raises `ValueError`.
+
+        Args:
+            mode: `True` for training, `False` for evaluation. / `True` 训练，`False` 评估。
+
+        Returns:
+            self. / 自身。
+
+        Raises:
+            ValueError: `mode` is not a bool. / `mode` 不是 bool。
+        """
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Self:
+        r"""Set evaluation mode: `train(False)`. / 设置评估模式：即 `train(False)`。
+
+        === "中文"
+
+            与 `torch.no_grad()` 不同：它只改变层的行为，不影响梯度记录。自 1.5.1 起不变。
+
+        === "English"
+
+            Not the same as `torch.no_grad()`: it changes layer behaviour only, not gradient
+            recording. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Self:
+        r"""Set `requires_grad` on every parameter. / 为每个参数设置 `requires_grad`。
+
+        === "中文"
+
+            常用于冻结一部分网络（微调）。只影响参数，不影响缓冲区。自 1.5.1 起不变。
+
+        === "English"
+
+            Typically used to freeze part of a network (fine-tuning). Parameters only, not
+            buffers. Unchanged since 1.5.1.
+
+        Args:
+            requires_grad: The new flag. / 新的标志。
+
+        Returns:
+            self. / 自身。
+        """
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        r"""Reset the gradients of all parameters. / 重置所有参数的梯度。
+
+        === "中文"
+
+            默认把 `.grad` 设为 `None`：省内存，下次反向传播直接写入而不是累加，优化器也会跳过
+            `grad is None` 的参数。`set_to_none=False` 时就地清零（先让梯度脱离计算图）。
+            在 DataParallel 的副本上调用没有意义，会发出警告。
+            1.5.1 → 2.13：新增 `set_to_none`，其默认值自 2.0 起为 True（1.5.1 总是就地清零）。
+
+        === "English"
+
+            By default `.grad` becomes `None`: it saves memory, the next backward pass writes
+            instead of accumulating, and optimizers skip parameters whose `grad is None`. With
+            `set_to_none=False` the gradients are zeroed in place (first detached from any graph).
+            On a DataParallel replica it is pointless and warns.
+            1.5.1 → 2.13: `set_to_none` was added, defaulting to True since 2.0 (1.5.1 always zeroed in place).
+
+        Args:
+            set_to_none: Set grads to `None` instead of zero. / 将梯度设为 `None` 而不是清零。
+        """
+        if getattr(self, "_is_replica", False):
+            warnings.warn(
+                "Calling .zero_grad() from a module created with nn.DataParallel() has no effect. "
+                "The parameters are copied (in a differentiable manner) from the original module. "
+                "This means they are not leaf nodes in autograd and so don't accumulate gradients. "
+                "If you need gradients in your forward method, consider using autograd.grad instead.",
+                stacklevel=2,
+            )
+
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
+
+    def share_memory(self) -> Self:
+        r"""Move every tensor into shared memory. / 把每个张量移入共享内存。
+
+        === "中文"
+
+            为 `torch.multiprocessing` 的多进程训练（如 Hogwild）准备：等价于对每个张量调用
+            `share_memory_()`。自 1.5.1 起不变。
+
+        === "English"
+
+            Prepares for multi-process training with `torch.multiprocessing` (Hogwild, say):
+            `share_memory_()` on every tensor. Unchanged since 1.5.1.
+
+        Returns:
+            self. / 自身。
+        """
+        return self._apply(lambda t: t.share_memory_())
+
+    def _get_name(self):
+        r"""The name shown by `repr`: the class name. / `repr` 中显示的名字：类名。
+
+        === "中文"
+
+            子类可以覆盖它来改变 `repr` 与报错信息里显示的名字。自 1.5.1 起不变。
+
+        === "English"
+
+            Subclasses may override it to change the name shown in `repr` and error messages.
+            Unchanged since 1.5.1.
+
+        Returns:
+            The class name. / 类名。
+        """
+        return self.__class__.__name__
+
+    def extra_repr(self) -> str:
+        r"""Extra text inside this module's `repr` (override it). / 本模块 `repr` 括号内的额外文本（由子类覆盖）。
+
+        === "中文"
+
+            层通常在这里返回构造参数，例如 `Linear` 返回 `in_features=3, out_features=4, bias=True`。
+            单行文本会与类名写在同一行；多行文本每行单独缩进。基类返回空串。自 1.5.1 起不变。
+
+        === "English"
+
+            Layers usually return their constructor arguments here, e.g. `Linear` returns
+            `in_features=3, out_features=4, bias=True`. One line goes on the class name's line;
+            several lines are indented one by one. The base class returns the empty string.
+            Unchanged since 1.5.1.
+
+        Returns:
+            The extra text. / 额外文本。
+        """
+        return ""
+
+    def __repr__(self) -> str:
+        r"""Print the module tree. / 打印模块树。
+
+        === "中文"
+
+            格式：`类名(` + 内容 + `)`。内容由 `extra_repr()` 的各行与每个子模块的
+            `(名字): 子模块repr` 组成，子模块 repr 用 `_addindent` 缩进两格。只有一行 extra 且没有
+            子模块时写在同一行，否则每行单独缩进。值为 `None` 的子模块槽位打印为 `(名字): None`。
+            自 1.5.1 起格式不变。
+
+        === "English"
+
+            Format: `ClassName(` + body + `)`. The body is the lines of `extra_repr()` plus, for
+            each child, `(name): child repr`, indented two spaces by `_addindent`. A single extra
+            line with no children stays on one line; otherwise each line is indented on its own.
+            A child slot holding `None` prints as `(name): None`. The format is unchanged since 1.5.1.
+
+        Returns:
+            The text. / 文本。
+        """
+        extra_lines = []
+        extra_repr = self.extra_repr()
+        # 中: 空串会 split 成 ['']，所以先判断是否为空。
+        # EN: An empty string would split into [''], hence the check.
+        if extra_repr:
+            extra_lines = extra_repr.split("\n")
+        child_lines = []
+        for key, module in self._modules.items():
+            mod_str = repr(module)
+            mod_str = _addindent(mod_str, 2)
+            child_lines.append("(" + key + "): " + mod_str)
+        lines = extra_lines + child_lines
+
+        main_str = self._get_name() + "("
+        if lines:
+            # 中: 只有一行 extra、没有子模块时，写在同一行。
+            # EN: A single extra line and no children: keep it on one line.
+            if len(extra_lines) == 1 and not child_lines:
+                main_str += extra_lines[0]
+            else:
+                main_str += "\n  " + "\n  ".join(lines) + "\n"
+
+        main_str += ")"
+        return main_str
+
+    def __dir__(self):
+        r"""List attributes, including parameters, buffers and submodules. / 列出属性，包括参数、缓冲区和子模块。
+
+        === "中文"
+
+            在类属性与实例字典之外，再加上三张表的键，这样交互环境的自动补全能看到 `self.conv1`
+            这类“虚拟”属性。以数字开头的名字（如 `Sequential` 的 `"0"`）不是合法标识符，被去掉。
+            结果排序。自 1.5.1 起不变。
+
+        === "English"
+
+            Besides class attributes and the instance dict, adds the keys of the three tables,
+            so interactive completion sees "virtual" attributes such as `self.conv1`. Names
+            starting with a digit (`Sequential`'s `"0"`) are not identifiers and are dropped.
+            The result is sorted. Unchanged since 1.5.1.
+
+        Returns:
+            A sorted list of names. / 排好序的名字列表。
+        """
+        module_attrs = dir(self.__class__)
+        attrs = list(self.__dict__.keys())
+        parameters = list(self._parameters.keys())
+        modules = list(self._modules.keys())
+        buffers = list(self._buffers.keys())
+        keys = module_attrs + attrs + parameters + modules + buffers
+
+        # 中: 去掉不是合法 Python 标识符的名字。
+        # EN: Drop names that are not valid Python identifiers.
+        keys = [key for key in keys if not key[0].isdigit()]
+
+        return sorted(keys)
+
+    def _replicate_for_data_parallel(self):
+        r"""A shallow copy for one DataParallel replica. / 为 DataParallel 的一个副本做浅拷贝。
+
+        === "中文"
+
+            绕过 `__init__` 直接创建同类对象，复制实例字典；参数表清空（由复制过程在目标 GPU 上
+            以可微的方式重新填入），缓冲区与子模块表复制为新字典，并标记 `_is_replica`
+            （`zero_grad` 据此警告）。
+            1.5.1 → 2.13：三张表变为普通 dict；新增 `_is_replica` 标记。
+
+        === "English"
+
+            Creates an object of the same class without `__init__` and copies the instance
+            dict; the parameter table is emptied (the replication fills it again, differentiably,
+            on the target GPU), the buffer and module tables become new dicts, and `_is_replica`
+            is set (`zero_grad` warns because of it).
+            1.5.1 → 2.13: the tables are plain dicts; the `_is_replica` mark is new.
+
+        Returns:
+            The replica. / 副本。
+        """
+        replica = self.__new__(type(self))
+        replica.__dict__ = self.__dict__.copy()
+
+        # 中: 副本的参数不是叶子张量，而是广播得到的普通张量，所以参数表先清空。
+        # EN: A replica's parameters are broadcast (non-leaf) tensors, not leaves, so the table starts empty.
+        replica._parameters = {}
+        replica._buffers = replica._buffers.copy()
+        replica._modules = replica._modules.copy()
+        replica._is_replica = True  # type: ignore[assignment]
+
+        return replica
+
+    def compile(self, *args, **kwargs) -> None:
+        r"""Compile this module's calls with `torch.compile`. / 用 `torch.compile` 编译本模块的调用。
+
+        === "中文"
+
+            编译的是 `_call_impl`（含钩子逻辑），结果存在 `_compiled_call_impl`，之后
+            `__call__` 就走编译版本；模块对象本身不变，`state_dict` 的键也不变（而 `torch.compile(model)`
+            返回的包装对象会给键加上 `_orig_mod.` 前缀）。参数原样转给 `torch.compile`。1.5.1 中没有。
+
+        === "English"
+
+            What gets compiled is `_call_impl` (hook logic included); the result is stored in
+            `_compiled_call_impl` and `__call__` takes it from then on. The module object itself
+            stays the same, as do its `state_dict` keys (whereas the wrapper returned by
+            `torch.compile(model)` prefixes keys with `_orig_mod.`). Arguments go straight to
+            `torch.compile`. Not in 1.5.1.
+
+        Args:
+            *args: Passed to `torch.compile`. / 传给 `torch.compile`。
+            **kwargs: Passed to `torch.compile`. / 传给 `torch.compile`。
+        """
+        self._compiled_call_impl = torch.compile(self._call_impl, *args, **kwargs)
