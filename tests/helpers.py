@@ -1,0 +1,77 @@
+"""Helpers for differential tests: run one scenario with torch.nn and with annotated_nn, compare."""
+
+import re
+import warnings
+
+import torch
+import torch.nn as tnn
+
+import annotated_nn as ann
+
+NAMESPACES = {"torch": tnn, "ours": ann}
+
+_PATHS = [
+    # our dotted paths → torch's, so that type names inside messages compare equal
+    ("annotated_nn.utils.hooks", "torch.utils.hooks"),
+    ("annotated_nn.utils.stateless", "torch.nn.utils.stateless"),
+    ("annotated_nn.", "torch.nn."),
+    ("annotated_nn", "torch.nn"),
+]
+
+
+def norm(text):
+    """Map annotated_nn's module paths in `text` to torch's and drop memory addresses."""
+    text = str(text)
+    for ours, theirs in _PATHS:
+        text = text.replace(ours, theirs)
+    return re.sub(r" at 0x[0-9a-f]+", " at 0x?", text)
+
+
+def outcome(fn, *args, **kwargs):
+    """Run fn and describe what a user sees: ('ok', value) or ('raise', type name, message)."""
+    try:
+        return ("ok", fn(*args, **kwargs))
+    except Exception as e:  # noqa: BLE001 - we compare whatever is raised
+        return ("raise", type(e).__name__, norm(str(e)))
+
+
+def both(scenario):
+    """Run `scenario(nn)` for torch.nn and annotated_nn; return (torch_result, our_result)."""
+    return scenario(tnn), scenario(ann)
+
+
+def assert_same(scenario):
+    """Run scenario in both namespaces and assert the normalised results are equal."""
+    theirs, ours = both(scenario)
+    assert ours == theirs, f"\n torch: {theirs!r}\n ours:  {ours!r}"
+    return ours
+
+
+def record_warnings(fn):
+    """Run fn, return (result, [(category name, normalised message), ...])."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn()
+    return result, [(w.category.__name__, norm(w.message)) for w in caught]
+
+
+def tensors_equal(a, b):
+    """Exact equality of two tensors including dtype, shape and device type."""
+    return (
+        a.dtype == b.dtype
+        and a.shape == b.shape
+        and a.device.type == b.device.type
+        and (a.is_meta or torch.equal(a.cpu(), b.cpu()))
+    )
+
+
+def describe_state_dict(sd):
+    """A comparable summary of a state dict: keys, shapes, dtypes, values, and _metadata."""
+    items = [
+        (k, tuple(v.shape), str(v.dtype), v.tolist() if not v.is_meta else None)
+        if isinstance(v, torch.Tensor)
+        else (k, repr(v))
+        for k, v in sd.items()
+    ]
+    meta = getattr(sd, "_metadata", None)
+    return items, (dict(meta) if meta is not None else None), type(sd).__name__
