@@ -3874,16 +3874,19 @@ class Module:
         === "中文"
 
             编译的是 `_call_impl`（含钩子逻辑），结果存在 `_compiled_call_impl`，之后
-            `__call__` 就走编译版本；模块对象本身不变，`state_dict` 的键也不变（而 `torch.compile(model)`
-            返回的包装对象会给键加上 `_orig_mod.` 前缀）。参数原样转给 `torch.compile`。1.5.1 中没有。
+            `__call__` 就走编译版本；模块对象本身不变，`state_dict` 的键也不变。对比：
+            `torch.compile(model)` 对 `torch.nn.Module` 返回一个包装模块（键带 `_orig_mod.` 前缀），
+            而我们的 `Module` 不是 `torch.nn.Module`，`torch.compile(model)` 只返回一个普通的编译函数。
+            参数原样转给 `torch.compile`。1.5.1 中没有。
 
         === "English"
 
             What gets compiled is `_call_impl` (hook logic included); the result is stored in
             `_compiled_call_impl` and `__call__` takes it from then on. The module object itself
-            stays the same, as do its `state_dict` keys (whereas the wrapper returned by
-            `torch.compile(model)` prefixes keys with `_orig_mod.`). Arguments go straight to
-            `torch.compile`. Not in 1.5.1.
+            stays the same, as do its `state_dict` keys. Compare: for a `torch.nn.Module`,
+            `torch.compile(model)` returns a wrapper module (keys prefixed `_orig_mod.`); our
+            `Module` is not a `torch.nn.Module`, so there `torch.compile(model)` returns a plain
+            compiled function. Arguments go straight to `torch.compile`. Not in 1.5.1.
 
         Args:
             *args: Passed to `torch.compile`. / 传给 `torch.compile`。
