@@ -121,8 +121,7 @@ def _addindent(s_, numSpaces):
 
 
 # 中: 注册类全局钩子：任何 Module 注册缓冲区 / 子模块 / 参数之前调用，可以替换被注册的值。
-# EN: Registration-time global hooks: called before any Module registers a buffer / submodule /
-# EN: parameter; a hook may replace the value being registered.
+# EN: Registration-time global hooks: called before any Module registers a buffer / submodule / parameter; a hook may replace the value being registered.
 _global_buffer_registration_hooks: dict[int, Callable] = OrderedDict()
 _global_module_registration_hooks: dict[int, Callable] = OrderedDict()
 _global_parameter_registration_hooks: dict[int, Callable] = OrderedDict()
@@ -642,9 +641,8 @@ class Module:
 
     # 中: 模块格式的版本号。state_dict() 把它写进 _metadata；_load_from_state_dict 可据此把旧格式的
     # 中: 状态字典转成新格式（例如 BatchNorm 在 version 2 增加了 num_batches_tracked）。
-    # EN: The version of this module's format. state_dict() saves it in `_metadata`, and
-    # EN: _load_from_state_dict can compare it to upgrade an old state dict (BatchNorm added
-    # EN: num_batches_tracked in version 2, for instance). Bump it when parameters/buffers change.
+    # EN: The version of this module's format. state_dict() saves it in `_metadata`, and _load_from_state_dict can compare it to upgrade
+    # EN: an old state dict (BatchNorm added num_batches_tracked in version 2, for instance). Bump it when parameters/buffers change.
     _version: int = 1
 
     training: bool
@@ -801,8 +799,7 @@ class Module:
         elif name == "":
             raise KeyError('buffer name can\'t be empty string ""')
         # 中: hasattr 会看实例字典、类属性以及三张表；重新注册同名缓冲区是允许的。
-        # EN: hasattr sees the instance dict, class attributes and the three tables; re-registering
-        # EN: an existing buffer name is allowed.
+        # EN: hasattr sees the instance dict, class attributes and the three tables; re-registering an existing buffer name is allowed.
         elif hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         # 中: 实现了 __torch_function__ 的“类张量”对象也被接受。
@@ -872,8 +869,7 @@ class Module:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
             # 中: 报错文本保持与 torch 一字不差（提到 torch.nn.Parameter），让替换后的报错完全相同。
-            # EN: The text matches torch's word for word (it names torch.nn.Parameter), so errors
-            # EN: stay identical after swapping the import.
+            # EN: The text matches torch's word for word (it names torch.nn.Parameter), so errors stay identical after swapping the import.
             raise TypeError(
                 f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
                 "(torch.nn.Parameter or None required)"
@@ -1257,8 +1253,7 @@ class Module:
                 tensor_applied, FakeTensor
             ):
                 # 中: 开关的默认值为 False，即默认就地修改，保持参数对象的身份。
-                # EN: The flag defaults to False: by default the update is in place and the
-                # EN: parameter object keeps its identity.
+                # EN: The flag defaults to False: by default the update is in place and the parameter object keeps its identity.
                 return not torch.__future__.get_overwrite_module_params_on_conversion()
             else:
                 return False
@@ -1286,8 +1281,7 @@ class Module:
             if p_should_use_swap_tensors:
                 try:
                     # 中: swap_tensors 要求两边都没有额外引用；先摘下 .grad，出错时再装回去。
-                    # EN: swap_tensors needs both sides free of extra references: take .grad off
-                    # EN: first and put it back if anything fails.
+                    # EN: swap_tensors needs both sides free of extra references: take .grad off first and put it back if anything fails.
                     if param_grad is not None:
                         param.grad = None
                     param_applied = Parameter(param_applied, requires_grad=param.requires_grad)
@@ -1950,8 +1944,7 @@ class Module:
             )
         else:
             # 中: 节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
-            # EN: The node's direct inputs must be exactly the inputs' grad_fns; otherwise the
-            # EN: module holds more than one node.
+            # EN: The node's direct inputs must be exactly the inputs' grad_fns; otherwise the module holds more than one node.
             inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
 
             next_functions = {n[0] for n in grad_fn.next_functions}
@@ -2250,8 +2243,7 @@ class Module:
                     *self._forward_pre_hooks.items(),
                 ):
                     # 中: 只查本模块的 with_kwargs 表，所以全局预钩子总是以 (module, args) 调用。
-                    # EN: Only this module's with_kwargs table is consulted, so global pre-hooks
-                    # EN: are always called as (module, args).
+                    # EN: Only this module's with_kwargs table is consulted, so global pre-hooks are always called as (module, args).
                     if hook_id in self._forward_pre_hooks_with_kwargs:
                         args_kwargs_result = hook(self, args, kwargs)  # type: ignore[misc]
                         if args_kwargs_result is not None:
@@ -2281,8 +2273,7 @@ class Module:
                     *self._forward_hooks.items(),
                 ):
                     # 中: 先登记“已调用”，这样即使钩子本身抛异常，异常路径也不会再调它一次。
-                    # EN: Mark it as called first, so that even if the hook itself raises, the
-                    # EN: error path will not call it a second time.
+                    # EN: Mark it as called first, so that even if the hook itself raises, the error path will not call it a second time.
                     if (
                         hook_id in self._forward_hooks_always_called
                         or hook_id in _global_forward_hooks_always_called
@@ -2311,8 +2302,7 @@ class Module:
                 result = bw_hook.setup_output_hook(result)
 
             # 中: 旧式反向钩子：顺着嵌套结构找到第一个张量，把钩子挂在它的 grad_fn 上。
-            # EN: Legacy backward hooks: dig through the nesting to the first tensor and hang
-            # EN: the hooks on its grad_fn.
+            # EN: Legacy backward hooks: dig through the nesting to the first tensor and hang the hooks on its grad_fn.
             if non_full_backward_hooks:
                 var = result
                 while not isinstance(var, torch.Tensor):
@@ -2329,8 +2319,7 @@ class Module:
             return result
 
         # 中: torch.compile 追踪时不包 try/except：编译器不支持在这里处理异常路径。
-        # EN: Under torch.compile tracing, skip the try/except: the compiler does not handle the
-        # EN: error path here.
+        # EN: Under torch.compile tracing, skip the try/except: the compiler does not handle the error path here.
         if torch.compiler.is_compiling():
             return inner()
 
@@ -2339,9 +2328,8 @@ class Module:
         except Exception:
             # 中: forward 或某个钩子失败：补跑尚未运行的 always_call 钩子（全局的先，且不带 kwargs），
             # 中: 它们自己的异常只变成警告，最后重新抛出原异常。
-            # EN: forward or a hook failed: run the always_call hooks that have not run yet (global
-            # EN: first; global ones without kwargs); their own errors become warnings, and the
-            # EN: original exception is re-raised.
+            # EN: forward or a hook failed: run the always_call hooks that have not run yet (global first;
+            # EN: global ones without kwargs); their own errors become warnings, and the original exception is re-raised.
             for hook_id, hook in _global_forward_hooks.items():
                 if (
                     hook_id in _global_forward_hooks_always_called
@@ -2455,9 +2443,8 @@ class Module:
 
     # 中: Python 只在常规查找（实例字典、类及其基类）失败后才调用 __getattr__，
     # 中: 所以普通属性不经过这里；参数、缓冲区、子模块不在实例字典里，才会走到这里。
-    # EN: Python calls __getattr__ only after the normal lookup (instance dict, class and bases)
-    # EN: fails, so plain attributes never come here; parameters, buffers and submodules are
-    # EN: not in the instance dict, which is why they do.
+    # EN: Python calls __getattr__ only after the normal lookup (instance dict, class and bases) fails, so plain attributes never
+    # EN: come here; parameters, buffers and submodules are not in the instance dict, which is why they do.
     def __getattr__(self, name: str) -> Union[Tensor, "Module"]:
         r"""Find a parameter, buffer or submodule by name. / 按名字查找参数、缓冲区或子模块。
 
@@ -2486,8 +2473,7 @@ class Module:
             AttributeError: No such attribute. / 没有这个属性。
         """
         # 中: 只取一次实例字典；这是热路径（每次访问子模块或参数都会经过）。
-        # EN: Fetch the instance dict once: this is a hot path (every access to a submodule or
-        # EN: parameter comes through here).
+        # EN: Fetch the instance dict once: this is a hot path (every access to a submodule or parameter comes through here).
         instance_dict = self.__dict__
         if "_parameters" in instance_dict:
             _parameters = instance_dict["_parameters"]
@@ -2636,9 +2622,8 @@ class Module:
                         persistent = name not in self._non_persistent_buffers_set
                     # 中: 子类可能覆盖了 register_buffer 且签名里没有 persistent（旧代码）；
                     # 中: 先做最常见情况的快速判断，再退回到检查签名。
-                    # EN: A subclass may override register_buffer without a `persistent`
-                    # EN: argument (old code); check the common case fast, then fall back to
-                    # EN: inspecting the signature.
+                    # EN: A subclass may override register_buffer without a `persistent` argument (old code); check
+                    # EN: the common case fast, then fall back to inspecting the signature.
                     if getattr(self.register_buffer, "__func__", None) is Module.register_buffer:
                         self.register_buffer(name, value, persistent)
                     else:
@@ -2750,8 +2735,7 @@ class Module:
             A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
         """
         # 中: 标记放在函数对象上，因此 bound method 这类不能设属性的对象会在这里抛 AttributeError（与 torch 相同）。
-        # EN: The mark lives on the function object, so objects that refuse attributes (bound
-        # EN: methods) raise AttributeError here, as in torch.
+        # EN: The mark lives on the function object, so objects that refuse attributes (bound methods) raise AttributeError here, as in torch.
         hook._from_public_api = True
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
@@ -2876,8 +2860,7 @@ class Module:
             (['w', 'sub.b'], {'': {'version': 1}, 'sub': {'version': 1}})
         """
         # 中: 兼容旧的位置参数写法 state_dict(destination, prefix, keep_vars)，但发出弃用警告。
-        # EN: Accept the old positional form state_dict(destination, prefix, keep_vars), with a
-        # EN: deprecation warning.
+        # EN: Accept the old positional form state_dict(destination, prefix, keep_vars), with a deprecation warning.
         if len(args) > 0:
             warnings.warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
@@ -3132,8 +3115,7 @@ class Module:
                             del new_input_param
                         elif assign_to_params_buffers:
                             # 中: 用检查点里的张量直接替换；参数要保持为 Parameter 并沿用 requires_grad。
-                            # EN: Replace with the checkpoint's tensor; a parameter stays a
-                            # EN: Parameter and keeps its requires_grad.
+                            # EN: Replace with the checkpoint's tensor; a parameter stays a Parameter and keeps its requires_grad.
                             if isinstance(param, Parameter):
                                 if not isinstance(input_param, Parameter):
                                     input_param = Parameter(
@@ -3236,8 +3218,7 @@ class Module:
         error_msgs: list[str] = []
 
         # 中: 复制一份，让 _load_from_state_dict 可以修改它而不影响调用者的字典；_metadata 要手动带上。
-        # EN: Copy it so _load_from_state_dict may modify it without touching the caller's
-        # EN: dict; `_metadata` has to be carried over by hand.
+        # EN: Copy it so _load_from_state_dict may modify it without touching the caller's dict; `_metadata` has to be carried over by hand.
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
         if metadata is not None:
