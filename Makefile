@@ -46,6 +46,10 @@ docs: $(STAMP) sysdeps
 test: $(STAMP) sysdeps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Bilingual commentary of every def and class (see CONTRIBUTING.md); exits 1 on any problem.
+annotations: $(STAMP)
+	$(PY) tools/annotations.py
+
 bench: $(STAMP)
 	$(PY) benchmarks/bench_module.py
 

@@ -3208,7 +3208,7 @@ class Module:
             >>> m.load_state_dict({"w": torch.ones(2)})
             <All keys matched successfully>
             >>> m.load_state_dict({"v": torch.ones(2)}, strict=False)
-            IncompatibleKeys(missing_keys=['w'], unexpected_keys=['v'])
+            _IncompatibleKeys(missing_keys=['w'], unexpected_keys=['v'])
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
