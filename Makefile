@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := graphviz chromium fonts-noto-cjk
 PYTEST_ARGS ?=
 
-.PHONY: docs test build-docs annotations bench train sysdeps venv clean
+.PHONY: docs test build-docs diagrams annotations bench train sysdeps venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ build-docs: $(STAMP) sysdeps
 docs: $(STAMP) sysdeps
 	$(VENV)/bin/mkdocs serve --strict -a 127.0.0.1:8000
 
+# Rewrite the committed DOT sources of the book's diagrams (diagrams/out/*.dot) from the code.
+diagrams: $(STAMP)
+	$(PY) diagrams/generate.py
+
 test: $(STAMP) sysdeps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
@@ -52,6 +56,10 @@ annotations: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_module.py
+
+# Train SimpleNet in annotated_nn and torch.nn side by side; fails if the losses ever differ.
+train: $(STAMP)
+	$(PY) -m annotated_examples.train
 
 clean:
 	rm -rf site .pytest_cache .hypothesis
