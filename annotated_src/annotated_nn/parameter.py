@@ -135,10 +135,6 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         flag) and the disabled `__torch_function__` were added; `__deepcopy__` and
         `__repr__` are as in 1.5.1, and `__reduce_ex__` now keeps Python attributes.
 
-    Args:
-        data: The tensor to wrap; `None` means an empty tensor. / 被包装的张量；`None` 表示空张量。
-        requires_grad: Whether autograd tracks it. / 是否需要梯度。
-
     Examples:
         >>> import torch, annotated_nn as nn
         >>> p = nn.Parameter(torch.ones(2))
@@ -653,11 +649,6 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
         the mixin comes first in the MRO, so its `__torch_function__`, `__repr__` and
         `__reduce_ex__` win.
 
-    Args:
-        requires_grad: Whether the parameter requires grad. / 是否需要梯度。
-        device: Default device for materialization. / 物化时的默认设备。
-        dtype: Default dtype for materialization. / 物化时的默认 dtype。
-
     Examples:
         >>> import annotated_nn as nn
         >>> p = nn.UninitializedParameter()
@@ -781,10 +772,6 @@ class Buffer(torch.Tensor, metaclass=_BufferMeta):
 
         1.5.1 → 2.13: absent in 1.5.1 (added in 2.5), where only `register_buffer` existed.
 
-    Args:
-        data: The tensor; `None` means an empty tensor. / 张量；`None` 表示空张量。
-        persistent: Whether the state_dict includes it. / 是否写入状态字典。
-
     Examples:
         >>> import torch, annotated_nn as nn
         >>> b = nn.Buffer(torch.zeros(2), persistent=False)
@@ -836,11 +823,6 @@ class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
         materializes into a plain `torch.Tensor`, does not require grad by default, and carries
         `persistent` and `_is_buffer=True` (so assigning it to a module registers a buffer).
 
-    Args:
-        requires_grad: Whether it requires grad. / 是否需要梯度。
-        device: Default device for materialization. / 物化时的默认设备。
-        dtype: Default dtype for materialization. / 物化时的默认 dtype。
-        persistent: Whether the state_dict includes it. / 是否写入状态字典。
     """
 
     # 中: materialize 之后对象变成普通张量。

@@ -22,6 +22,9 @@ r"""Autograd functions used by the module system; mirrors `torch.nn.modules._fun
 
 import torch
 
+# DIFF(torch 2.13): 中: 没有 SyncBatchNorm 与 CrossMapLRN2d 这两个自动求导函数（数值内核，不属于模块系统）。
+# DIFF(torch 2.13): EN: the SyncBatchNorm and CrossMapLRN2d autograd functions are left out (numerical kernels, not the module system).
+
 
 class BackwardHookFunction(torch.autograd.Function):
     r"""Identity autograd node that gives backward hooks a place to attach. / 恒等的自动求导节点，为反向钩子提供挂载点。
