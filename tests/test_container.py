@@ -866,3 +866,22 @@ def test_registration_hooks_and_child_hooks():
         rec.append(calls)
 
     both(scenario)
+
+
+def test_modulelist_repr_indents_blank_lines_like_torch():
+    # torch's container.py keeps its own _addindent that indents blank lines too
+    import torch.nn.modules.container as tc
+
+    import annotated_nn.modules.container as ac
+
+    for text in ["a\n\nb", "x", "a\n  \nb\n"]:
+        assert ac._addindent(text, 2) == tc._addindent(text, 2)
+
+    def scenario(nn):
+        class X(nn.Module):
+            def extra_repr(self):
+                return "a\n\nb"
+
+        return repr(nn.ModuleList([nn.Sequential(X()), nn.Sequential(X())]))
+
+    assert scenario(ann) == scenario(tnn)

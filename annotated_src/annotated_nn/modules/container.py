@@ -33,10 +33,7 @@ from typing_extensions import Self, deprecated
 
 from annotated_nn.parameter import Parameter
 
-# DIFF(torch 2.13):
-# 中: torch 在本文件里复制了一份 `_addindent`；这里直接复用 module.py 中的同一个函数，行为相同。
-# EN: torch keeps a private copy of `_addindent` in this file; we reuse module.py's, same behaviour.
-from .module import Module, _addindent
+from .module import Module
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
@@ -50,6 +47,39 @@ __all__ = [
     "ParameterList",
     "ParameterDict",
 ]
+
+
+def _addindent(s_, numSpaces):
+    r"""Indent every line but the first, blank lines included. / 为除首行外的每一行加缩进，空行也不例外。
+
+    === "中文"
+
+        torch 的 `container.py` 保留着一份自己的 `_addindent`，与 `module.py` 里的那份有一处不同：
+        这里连空行也加上缩进（得到只有空格的行），而 `Module.__repr__` 用的版本把空行留空。
+        `ModuleList.__repr__` 用的是这一份，所以子模块的 repr 里有空行时，两者打印出来不一样；
+        为了与 torch 逐字节一致，我们也保留两份。
+
+    === "English"
+
+        torch's `container.py` keeps its own `_addindent`, which differs from `module.py`'s in
+        one detail: it indents blank lines too (leaving lines of spaces), while the version
+        `Module.__repr__` uses leaves them empty. `ModuleList.__repr__` uses this one, so the
+        two print differently when a child's repr holds a blank line; to stay byte-identical
+        with torch we keep both as well.
+
+    Args:
+        s_: The text to indent. / 要缩进的文本。
+        numSpaces: How many spaces to add. / 增加的空格数。
+
+    Returns:
+        The indented text. / 缩进后的文本。
+    """
+    lines = s_.split("\n")
+    if len(lines) == 1:
+        return s_
+    first = lines.pop(0)
+    lines = [(numSpaces * " ") + line for line in lines]
+    return first + "\n" + "\n".join(lines)
 
 T = TypeVar("T", bound=Module)
 _V = TypeVar("_V")
