@@ -159,10 +159,14 @@ def test_isinstance_rules():
 
 
 def test_isinstance_across_libraries():
-    # Two distinct classes: neither library's plain Parameter is the other's (torch's
-    # metaclass follows the same _is_param rule as ours).
+    # Two distinct classes. torch's Parameter is not ours, but ours carries the class attribute
+    # _is_param=True, so torch's metaclass counts it as a torch.nn.Parameter (DIFF in
+    # parameter.py: torch internals such as compiled backends check for torch.nn.Parameter).
     assert not isinstance(torch.nn.Parameter(torch.ones(1)), annotated_nn.Parameter)
-    assert not isinstance(annotated_nn.Parameter(torch.ones(1)), torch.nn.Parameter)
+    ours = annotated_nn.Parameter(torch.ones(1))
+    assert isinstance(ours, torch.nn.Parameter) and "_is_param" not in vars(ours)
+    assert isinstance(annotated_nn.UninitializedParameter(), torch.nn.Parameter)
+    assert not isinstance(annotated_nn.Buffer(torch.ones(1)), torch.nn.Parameter)
     # Flagged custom tensors and buffers count for both.
     t = torch.ones(2)
     t._is_param = True

@@ -258,7 +258,8 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
                 （张量子类之间允许这样换，`materialize` 也是这么做的），打印完立即换回。
                 换类不复制数据，`grad_fn`、前向模式的 tangent 等信息也原样保留（另建一个普通张量
                 别名做不到这一点）。代价是：另一个线程恰在打印期间对同一参数做 `isinstance`
-                检查，会短暂看到 `torch.Tensor`。子类则按 torch 的规则自己包一层。
+                检查，会短暂看到 `torch.Tensor`。子类无需特殊处理：我们的类带 `_is_param = True`，
+                torch 的打印代码把它认作参数子类，自己会包上 `Parameter(...)`。
 
             === "English"
 
@@ -272,7 +273,8 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
                 Nothing is copied, and `grad_fn`, a forward-mode tangent and the rest print as they
                 are (a separate plain-tensor alias could not keep them). The price: another thread
                 running `isinstance` on the same parameter during the print briefly sees a
-                `torch.Tensor`. Subclasses are wrapped by hand following torch's rule.
+                `torch.Tensor`. Subclasses need nothing special: our class carries `_is_param = True`,
+                so torch's printer sees a parameter subclass and adds the `Parameter(...)` wrapper itself.
         """
         # 中: 见 Note [Parameter repr]：打印期间临时当作普通张量，保证输出与 torch 相同。
         # EN: See Note [Parameter repr]: print as a plain tensor for a moment so the output
@@ -284,7 +286,7 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
             finally:
                 self.__class__ = Parameter
         else:
-            body = f"Parameter({super().__repr__()})"
+            body = super().__repr__()
         return "Parameter containing:\n" + body
 
     def __reduce_ex__(self, proto):
@@ -326,6 +328,19 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
     # EN: Disable __torch_function__ dispatch: operations on a parameter return plain Tensors,
     #     not Parameters.
     __torch_function__ = _disabled_torch_function_impl
+
+    # DIFF(torch 2.13):
+    # 中: 类属性 `_is_param = True` 让 torch 自己的元类把我们的参数也认作 torch.nn.Parameter
+    #     （`isinstance(p, torch.nn.Parameter)` 为真）。torch 内部多处靠这个判断区分参数与普通张量，
+    #     例如 torch.compile 的 aot_eager/inductor 后端在运行时只放行 torch.nn.Parameter，否则报
+    #     "Multiple dispatch failed"。放在类上而不是实例上，所以不进入实例的 `__dict__`，pickle 也不变。
+    # EN: The class attribute `_is_param = True` makes torch's own metaclass accept our parameters
+    #     as torch.nn.Parameter (`isinstance(p, torch.nn.Parameter)` is true). torch tells
+    #     parameters from plain tensors this way in several places; torch.compile's aot_eager and
+    #     inductor backends, for one, let only torch.nn.Parameter through at run time and fail with
+    #     "Multiple dispatch failed" otherwise. On the class rather than the instance, it stays out
+    #     of the instance `__dict__`, and pickling is unchanged.
+    _is_param = True
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
