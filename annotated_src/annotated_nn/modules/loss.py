@@ -1,0 +1,1451 @@
+r"""Loss layers. / 损失函数层。
+
+=== "中文"
+
+    本文件对应 `torch.nn.modules.loss`。损失层也是模块，但通常没有参数（parameter）：
+    构造函数保存“怎么汇总”（`reduction`：`"none"`、`"mean"`、`"sum"`）等选项，
+    `forward(input, target)` 把它们交给 `torch.nn.functional` 里的损失函数。
+
+    家族结构：
+
+    - [`_Loss`][annotated_nn.modules.loss._Loss]：所有损失的基类，负责把旧式参数
+      `size_average`/`reduce` 换算成 `reduction`；
+    - [`_WeightedLoss`][annotated_nn.modules.loss._WeightedLoss]：再多一个按类别的权重
+      `weight`，登记为缓冲区（buffer），所以会进入状态字典（state_dict）并随 `.to()` 迁移；
+    - 具体的损失类只重写 `__init__`（新增选项）和 `forward`。
+
+=== "English"
+
+    This file mirrors `torch.nn.modules.loss`. Loss layers are modules too, but usually
+    without parameters: the constructor stores options such as how to reduce
+    (`reduction`: `"none"`, `"mean"`, `"sum"`), and `forward(input, target)` hands them to
+    the loss function in `torch.nn.functional`.
+
+    The family:
+
+    - [`_Loss`][annotated_nn.modules.loss._Loss], base of every loss, converts the legacy
+      `size_average`/`reduce` arguments into `reduction`;
+    - [`_WeightedLoss`][annotated_nn.modules.loss._WeightedLoss] adds a per-class `weight`,
+      registered as a buffer, so it enters the state_dict and moves with `.to()`;
+    - concrete losses override only `__init__` (extra options) and `forward`.
+"""
+
+from torch import Tensor
+from torch.nn import _reduction as _Reduction
+from typing_extensions import deprecated
+
+from .. import functional as F
+from .module import Module
+
+# DIFF(torch 2.13): 中: 没有 LinearCrossEntropyLoss（依赖 2.13 新增的 LinearCrossEntropyOptions）和
+# DIFF(torch 2.13): 中: TripletMarginWithDistanceLoss（默认距离是 distance.py 的 PairwiseDistance，本项目尚未实现）。
+# DIFF(torch 2.13): EN: LinearCrossEntropyLoss (needs 2.13's new LinearCrossEntropyOptions) and
+# DIFF(torch 2.13): EN: TripletMarginWithDistanceLoss (its default distance is distance.py's PairwiseDistance, not written here) are left out.
+__all__ = [
+    "L1Loss",
+    "NLLLoss",
+    "NLLLoss2d",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+    "KLDivLoss",
+    "MSELoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "HingeEmbeddingLoss",
+    "MultiLabelMarginLoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "SoftMarginLoss",
+    "CrossEntropyLoss",
+    "MultiLabelSoftMarginLoss",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "MultiMarginLoss",
+    "TripletMarginLoss",
+    "CTCLoss",
+]
+
+
+class _Loss(Module):
+    r"""Base of all losses: owns `reduction`. / 所有损失的基类：持有 `reduction`。
+
+    === "中文"
+
+        早期 PyTorch 用两个布尔参数描述汇总方式：`size_average`（求平均还是求和）和
+        `reduce`（是否汇总）。现在统一用字符串 `reduction`。只要传了任一旧参数，
+        就用 torch 自己的 `_Reduction.legacy_get_string` 换算（它会发出弃用警告），
+        并且忽略 `reduction`。换算规则：`reduce=False` → `"none"`；否则
+        `size_average=False` → `"sum"`；否则 `"mean"`（未给出的旧参数按 `True` 处理）。
+
+    === "English"
+
+        Early PyTorch described reduction with two booleans: `size_average` (mean or sum)
+        and `reduce` (reduce at all). Today a single string `reduction` does it. If either
+        legacy argument is given, torch's own `_Reduction.legacy_get_string` converts them
+        (emitting a deprecation warning) and `reduction` is ignored. The rule:
+        `reduce=False` → `"none"`; else `size_average=False` → `"sum"`; else `"mean"`
+        (a missing legacy argument counts as `True`).
+
+    Examples:
+        >>> import warnings, annotated_nn as nn
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     nn.L1Loss(size_average=False).reduction
+        'sum'
+    """
+
+    reduction: str
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        r"""Resolve the reduction mode. / 确定汇总方式。
+
+        === "中文"
+
+            这里不检查 `reduction` 是否合法；非法值在 `forward` 调用损失函数时才报错。
+
+        === "English"
+
+            `reduction` is not validated here; an invalid value fails only when `forward`
+            calls the loss function.
+
+        Args:
+            size_average: Deprecated; mean (True) or sum (False). / 已弃用；求平均（True）或求和（False）。
+            reduce: Deprecated; whether to reduce at all. / 已弃用；是否汇总。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            self.reduction: str = _Reduction.legacy_get_string(size_average, reduce)
+        else:
+            self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    r"""A loss with an optional per-class `weight` buffer. / 带可选按类别权重缓冲区 `weight` 的损失。
+
+    === "中文"
+
+        `weight` 用 [`register_buffer`][annotated_nn.modules.module.Module.register_buffer]
+        登记：它不是要学习的参数，但属于模块状态。传 `None` 时也会登记一个空槽位，
+        这样 `loss.weight` 总能访问，之后赋张量会自动进入缓冲区。
+
+    === "English"
+
+        `weight` is registered with
+        [`register_buffer`][annotated_nn.modules.module.Module.register_buffer]: not a
+        learnable parameter, but part of the module's state. `None` still registers an
+        empty slot, so `loss.weight` always exists and a tensor assigned later becomes a
+        buffer.
+    """
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Resolve the reduction and register `weight`. / 确定汇总方式并登记 `weight`。
+
+        === "中文"
+
+            先交给 `_Loss`，再登记缓冲区。
+
+        === "English"
+
+            Defers to `_Loss`, then registers the buffer.
+
+        Args:
+            weight: Per-class rescaling weights, or `None`. / 每个类别的缩放权重，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class L1Loss(_Loss):
+    r"""Mean absolute error. / 平均绝对误差。
+
+    === "中文"
+
+        `|input - target|`，再按 `reduction` 汇总。
+
+    === "English"
+
+        `|input - target|`, reduced according to `reduction`.
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> nn.L1Loss()(torch.tensor([1.0, 3.0]), torch.tensor([2.0, 1.0]))
+        tensor(1.5000)
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the L1 loss. / 计算 L1 损失。
+
+        === "中文"
+
+            直接把输入交给 `F.l1_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.l1_loss`.
+
+        Args:
+            input: Predictions. / 预测值。
+            target: Targets of the same shape. / 同形状的目标值。
+
+        Returns:
+            A scalar, or elementwise losses for `"none"`. / 标量；`"none"` 时为逐元素损失。
+        """
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    r"""Negative log-likelihood for log-probabilities. / 针对对数概率的负对数似然。
+
+    === "中文"
+
+        输入应是对数概率（通常来自 `LogSoftmax`），目标是类别下标。等于
+        `ignore_index` 的目标不参与损失，也不计入平均的分母。
+
+    === "English"
+
+        The input should hold log-probabilities (usually from `LogSoftmax`), the target
+        class indices. Targets equal to `ignore_index` contribute nothing, not even to the
+        mean's denominator.
+    """
+
+    __constants__ = ["ignore_index", "reduction"]
+    ignore_index: int
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        ignore_index: int = -100,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Store the weight buffer, reduction and `ignore_index`. / 保存权重缓冲区、汇总方式和 `ignore_index`。
+
+        === "中文"
+
+            注意位置参数的顺序：`ignore_index` 位于 `size_average` 和 `reduce` 之间。
+
+        === "English"
+
+            Mind the positional order: `ignore_index` sits between `size_average` and `reduce`.
+
+        Args:
+            weight: Per-class weights of shape `(C,)`, or `None`. / 形状 `(C,)` 的类别权重，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            ignore_index: Target value to ignore. / 要忽略的目标值。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the NLL loss. / 计算负对数似然损失。
+
+        === "中文"
+
+            直接把输入交给 `F.nll_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.nll_loss`.
+
+        Args:
+            input: Log-probabilities `(N, C)` or `(N, C, d1, ...)`. / 对数概率 `(N, C)` 或 `(N, C, d1, ...)`。
+            target: Class indices `(N)` or `(N, d1, ...)`. / 类别下标 `(N)` 或 `(N, d1, ...)`。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.nll_loss(
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+        )
+
+
+@deprecated(
+    "`NLLLoss2d` has been deprecated. "
+    "Please use `NLLLoss` instead as a drop-in replacement and see "
+    "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.",
+    category=FutureWarning,
+)
+class NLLLoss2d(NLLLoss):
+    r"""Deprecated alias of `NLLLoss` for image-shaped input. / 针对图像形状输入的 `NLLLoss` 旧别名，已弃用。
+
+    === "中文"
+
+        `NLLLoss` 早已支持 `(N, C, H, W)` 输入，这个类只为兼容旧代码保留。
+        `typing_extensions.deprecated` 装饰器让每次实例化都发出 `FutureWarning`。
+
+    === "English"
+
+        `NLLLoss` has long accepted `(N, C, H, W)` input; this class remains for old code.
+        The `typing_extensions.deprecated` decorator makes every instantiation emit a
+        `FutureWarning`.
+    """
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        ignore_index: int = -100,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Forward every argument to `NLLLoss`. / 把所有参数转交给 `NLLLoss`。
+
+        === "中文"
+
+            签名与 `NLLLoss` 完全相同。
+
+        === "English"
+
+            The signature is exactly `NLLLoss`'s.
+
+        Args:
+            weight: Per-class weights of shape `(C,)`, or `None`. / 形状 `(C,)` 的类别权重，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            ignore_index: Target value to ignore. / 要忽略的目标值。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    r"""Negative log-likelihood of a Poisson-distributed target. / 目标服从泊松分布时的负对数似然。
+
+    === "中文"
+
+        `log_input=True` 时输入是对数率，损失为 `exp(input) - target * input`；否则输入是率本身，
+        损失为 `input - target * log(input + eps)`。`full=True` 时再加 Stirling 近似项。
+
+    === "English"
+
+        With `log_input=True` the input is a log-rate and the loss is
+        `exp(input) - target * input`; otherwise the input is the rate and the loss is
+        `input - target * log(input + eps)`. `full=True` adds the Stirling term.
+    """
+
+    __constants__ = ["log_input", "full", "eps", "reduction"]
+    log_input: bool
+    full: bool
+    eps: float
+
+    def __init__(
+        self,
+        log_input: bool = True,
+        full: bool = False,
+        size_average=None,
+        eps: float = 1e-8,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Store the options. / 保存各选项。
+
+        === "中文"
+
+            注意位置参数顺序：`eps` 位于 `size_average` 与 `reduce` 之间。
+
+        === "English"
+
+            Mind the positional order: `eps` sits between `size_average` and `reduce`.
+
+        Args:
+            log_input: Whether the input is a log-rate. / 输入是否为对数率。
+            full: Whether to add the Stirling term. / 是否加上 Stirling 近似项。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            eps: Keeps `log` away from zero. / 防止对 0 取对数的小量。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the Poisson NLL loss. / 计算泊松负对数似然。
+
+        === "中文"
+
+            直接把输入交给 `F.poisson_nll_loss` 计算；参数名 `log_input` 与 torch 相同。
+
+        === "English"
+
+            Hands the input straight to `F.poisson_nll_loss`; the argument is named
+            `log_input` as in torch.
+
+        Args:
+            log_input: Predicted (log-)rates. / 预测的（对数）率。
+            target: Observed counts. / 观测到的计数。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.poisson_nll_loss(
+            log_input,
+            target,
+            log_input=self.log_input,
+            full=self.full,
+            eps=self.eps,
+            reduction=self.reduction,
+        )
+
+
+class GaussianNLLLoss(_Loss):
+    r"""Negative log-likelihood of a Gaussian with predicted variance. / 预测方差的高斯负对数似然。
+
+    === "中文"
+
+        `0.5 * (log(var) + (input - target)**2 / var)`，`var` 会被截断到不小于 `eps`。
+        这是较新的损失，没有旧式 `size_average`/`reduce` 参数，所有选项都是仅限关键字的。
+
+    === "English"
+
+        `0.5 * (log(var) + (input - target)**2 / var)`, with `var` clamped to at least
+        `eps`. A newer loss: no legacy `size_average`/`reduce`, and every option is
+        keyword-only.
+    """
+
+    __constants__ = ["full", "eps", "reduction"]
+    full: bool
+    eps: float
+
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
+        r"""Store the options. / 保存各选项。
+
+        === "中文"
+
+            显式向 `_Loss` 传入两个 `None`，因此不会触发旧参数的换算。
+
+        === "English"
+
+            Passes two explicit `None`s to `_Loss`, so no legacy conversion happens.
+
+        Args:
+            full: Whether to add the constant term. / 是否加上常数项。
+            eps: Lower clamp for the variance. / 方差的下限。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input: Tensor, target: Tensor, var: Tensor | float) -> Tensor:
+        r"""Compute the Gaussian NLL loss. / 计算高斯负对数似然。
+
+        === "中文"
+
+            直接把输入交给 `F.gaussian_nll_loss` 计算，形状检查也在那里进行。
+
+        === "English"
+
+            Hands the input straight to `F.gaussian_nll_loss`, which also checks the shapes.
+
+        Args:
+            input: Predicted means. / 预测的均值。
+            target: Samples. / 样本。
+            var: Predicted variances (tensor or float). / 预测的方差（张量或浮点数）。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.gaussian_nll_loss(
+            input, target, var, full=self.full, eps=self.eps, reduction=self.reduction
+        )
+
+
+class KLDivLoss(_Loss):
+    r"""Kullback–Leibler divergence with log-probability input. / 输入为对数概率的 KL 散度。
+
+    === "中文"
+
+        输入必须是对数概率；目标默认是概率，`log_target=True` 时也是对数概率。
+        `reduction="mean"` 对所有元素取平均，数学上正确的是 `"batchmean"`（按批大小平均）。
+
+    === "English"
+
+        The input must be log-probabilities; the target is probabilities, or
+        log-probabilities with `log_target=True`. `reduction="mean"` averages over all
+        elements; the mathematically correct choice is `"batchmean"` (divide by batch size).
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(
+        self,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+        log_target: bool = False,
+    ) -> None:
+        r"""Store the reduction and `log_target`. / 保存汇总方式与 `log_target`。
+
+        === "中文"
+
+            `log_target` 不在 `__constants__` 中，与 torch 一致。1.5.1 → 2.13：新增 `log_target`。
+
+        === "English"
+
+            `log_target` is not in `__constants__`, as in torch. 1.5.1 → 2.13: `log_target` was added.
+
+        Args:
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"batchmean"`, `"mean"` or `"sum"`. / `"none"`、`"batchmean"`、`"mean"` 或 `"sum"`。
+            log_target: Whether the target is given as log-probabilities. / 目标是否以对数概率给出。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the KL divergence. / 计算 KL 散度。
+
+        === "中文"
+
+            直接把输入交给 `F.kl_div` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.kl_div`.
+
+        Args:
+            input: Log-probabilities. / 对数概率。
+            target: Probabilities or log-probabilities. / 概率或对数概率。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MSELoss(_Loss):
+    r"""Mean squared error. / 均方误差。
+
+    === "中文"
+
+        `(input - target) ** 2`，再按 `reduction` 汇总。
+
+    === "English"
+
+        `(input - target) ** 2`, reduced according to `reduction`.
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the MSE loss. / 计算均方误差。
+
+        === "中文"
+
+            直接把输入交给 `F.mse_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.mse_loss`.
+
+        Args:
+            input: Predictions. / 预测值。
+            target: Targets of the same shape. / 同形状的目标值。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(_WeightedLoss):
+    r"""Binary cross-entropy on probabilities. / 针对概率的二元交叉熵。
+
+    === "中文"
+
+        输入必须已经是 (0, 1) 内的概率；`weight` 按元素缩放（可广播），不是按类别。
+        数值上更稳定的做法是用 `BCEWithLogitsLoss` 直接接收 logits。
+
+    === "English"
+
+        The input must already be probabilities in (0, 1); `weight` rescales elementwise
+        (broadcastable), not per class. `BCEWithLogitsLoss`, taking logits, is the
+        numerically safer choice.
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the BCE loss. / 计算二元交叉熵。
+
+        === "中文"
+
+            直接把输入交给 `F.binary_cross_entropy` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.binary_cross_entropy`.
+
+        Args:
+            input: Probabilities. / 概率。
+            target: Targets in [0, 1], same shape. / 取值在 [0, 1] 的同形状目标。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    r"""Sigmoid plus binary cross-entropy, fused for stability. / sigmoid 与二元交叉熵合并计算，更稳定。
+
+    === "中文"
+
+        直接接收 logits。除逐元素的 `weight` 外还有 `pos_weight`，只缩放正样本项，
+        用来平衡正负样本。两者都登记为缓冲区。它继承的是 `_Loss` 而不是 `_WeightedLoss`，
+        自己登记这两个缓冲区；而且（与 torch 相同）没有 `__constants__`。
+
+    === "English"
+
+        Takes logits directly. Besides the elementwise `weight` there is `pos_weight`,
+        scaling only the positive term to balance positives and negatives. Both are
+        registered as buffers. It derives from `_Loss`, not `_WeightedLoss`, and registers
+        both buffers itself; like torch's, it has no `__constants__`.
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> list(nn.BCEWithLogitsLoss(pos_weight=torch.ones(3)).state_dict())
+        ['pos_weight']
+    """
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
+    ) -> None:
+        r"""Register `weight` and `pos_weight` as buffers. / 把 `weight` 和 `pos_weight` 登记为缓冲区。
+
+        === "中文"
+
+            `None` 的缓冲区不会写入状态字典，之后给它赋张量即可启用。
+
+        === "English"
+
+            `None` buffers are not written to the state_dict; assigning a tensor later enables them.
+
+        Args:
+            weight: Elementwise rescaling weight, or `None`. / 逐元素缩放权重，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            pos_weight: Weight of positive examples, broadcast over the class dim. / 正样本权重，沿类别维广播。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the loss from logits. / 由 logits 计算损失。
+
+        === "中文"
+
+            直接把输入交给 `F.binary_cross_entropy_with_logits` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.binary_cross_entropy_with_logits`.
+
+        Args:
+            input: Logits (raw scores). / 未经 sigmoid 的原始得分（logits）。
+            target: Targets in [0, 1], same shape. / 取值在 [0, 1] 的同形状目标。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.binary_cross_entropy_with_logits(
+            input,
+            target,
+            self.weight,
+            pos_weight=self.pos_weight,
+            reduction=self.reduction,
+        )
+
+
+class HingeEmbeddingLoss(_Loss):
+    r"""Hinge loss for similarity learning with targets ±1. / 目标为 ±1 的相似度学习铰链损失。
+
+    === "中文"
+
+        目标为 1 时损失是输入本身（通常是距离），为 -1 时是 `max(0, margin - input)`。
+
+    === "English"
+
+        For target 1 the loss is the input itself (usually a distance); for -1 it is
+        `max(0, margin - input)`.
+    """
+
+    __constants__ = ["margin", "reduction"]
+    margin: float
+
+    def __init__(
+        self,
+        margin: float = 1.0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Store `margin` and the reduction. / 保存 `margin` 与汇总方式。
+
+        === "中文"
+
+            `margin` 排在第一个位置参数。
+
+        === "English"
+
+            `margin` is the first positional argument.
+
+        Args:
+            margin: The hinge margin. / 铰链间隔。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the hinge embedding loss. / 计算铰链嵌入损失。
+
+        === "中文"
+
+            直接把输入交给 `F.hinge_embedding_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.hinge_embedding_loss`.
+
+        Args:
+            input: Distances or scores. / 距离或得分。
+            target: Labels of 1 or -1. / 取值 1 或 -1 的标签。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    r"""Multi-label hinge loss with index targets. / 以类别下标为目标的多标签铰链损失。
+
+    === "中文"
+
+        目标每行列出正类的下标，遇到第一个 -1 就结束；每个正类的得分都要比每个负类高出 1。
+
+    === "English"
+
+        Each target row lists the positive class indices, ending at the first -1; every
+        positive score should beat every negative score by 1.
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the multi-label margin loss. / 计算多标签间隔损失。
+
+        === "中文"
+
+            直接把输入交给 `F.multilabel_margin_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.multilabel_margin_loss`.
+
+        Args:
+            input: Scores `(C)` or `(N, C)`. / 得分 `(C)` 或 `(N, C)`。
+            target: Index targets of the same shape, padded with -1. / 同形状、以 -1 结尾填充的下标目标。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    r"""L1 loss that turns quadratic below `beta`. / 在 `beta` 以内变为二次的 L1 损失。
+
+    === "中文"
+
+        `|d| < beta` 时为 `0.5 * d**2 / beta`，否则为 `|d| - 0.5 * beta`；`beta=0` 时就是 L1。
+        注意 `beta` 不在 `__constants__` 中。
+
+    === "English"
+
+        `0.5 * d**2 / beta` for `|d| < beta`, otherwise `|d| - 0.5 * beta`; `beta=0` gives L1.
+        `beta` is not in `__constants__`.
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(
+        self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0
+    ) -> None:
+        r"""Store the reduction and `beta`. / 保存汇总方式与 `beta`。
+
+        === "中文"
+
+            `beta` 排在最后。
+
+        === "English"
+
+            `beta` comes last.
+
+        Args:
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            beta: Where the quadratic zone ends. / 二次区间的边界。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the smooth L1 loss. / 计算平滑 L1 损失。
+
+        === "中文"
+
+            直接把输入交给 `F.smooth_l1_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.smooth_l1_loss`.
+
+        Args:
+            input: Predictions. / 预测值。
+            target: Targets of the same shape. / 同形状的目标值。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    r"""Huber loss: quadratic within `delta`, linear outside. / Huber 损失：`delta` 以内为二次，之外为线性。
+
+    === "中文"
+
+        等于 `delta * SmoothL1Loss(beta=delta)`。构造时先检查 `delta` 的类型，
+        而且是在 `Module.__init__` 之前检查（与 torch 相同）。没有旧式参数。
+
+    === "English"
+
+        Equals `delta * SmoothL1Loss(beta=delta)`. The type of `delta` is checked first,
+        before `Module.__init__` (as in torch). No legacy arguments.
+    """
+
+    __constants__ = ["reduction", "delta"]
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        r"""Check `delta`, then store it with the reduction. / 检查 `delta`，再与汇总方式一起保存。
+
+        === "中文"
+
+            `delta` 必须是 `float` 或 `int`（`bool` 也算 `int`）。
+
+        === "English"
+
+            `delta` must be a `float` or an `int` (a `bool` counts as an `int`).
+
+        Args:
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            delta: Where the loss turns linear. / 由二次转为线性的位置。
+
+        Raises:
+            TypeError: `delta` is not a float or int. / `delta` 不是浮点数或整数。
+        """
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the Huber loss. / 计算 Huber 损失。
+
+        === "中文"
+
+            直接把输入交给 `F.huber_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.huber_loss`.
+
+        Args:
+            input: Predictions. / 预测值。
+            target: Targets of the same shape. / 同形状的目标值。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SoftMarginLoss(_Loss):
+    r"""Two-class logistic loss with targets ±1. / 目标为 ±1 的二分类逻辑斯蒂损失。
+
+    === "中文"
+
+        `log(1 + exp(-y * x))` 对所有元素求平均（或按 `reduction` 汇总）。
+
+    === "English"
+
+        `log(1 + exp(-y * x))`, averaged over all elements (or reduced per `reduction`).
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the soft margin loss. / 计算软间隔损失。
+
+        === "中文"
+
+            直接把输入交给 `F.soft_margin_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.soft_margin_loss`.
+
+        Args:
+            input: Scores. / 得分。
+            target: Labels of 1 or -1, same shape. / 取值 1 或 -1 的同形状标签。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    r"""Cross-entropy between logits and class indices or probabilities. / logits 与类别下标或概率之间的交叉熵。
+
+    === "中文"
+
+        等价于 `LogSoftmax` 加 `NLLLoss`，但一步算完。目标可以是类别下标，也可以是
+        每类的概率。`label_smoothing` 把一部分概率质量均匀分给所有类别；
+        `ignore_index` 只对下标形式的目标有效。1.5.1 → 2.13：新增 `label_smoothing` 和概率目标。
+
+    === "English"
+
+        Equivalent to `LogSoftmax` followed by `NLLLoss`, in one step. The target may be
+        class indices or per-class probabilities. `label_smoothing` spreads part of the
+        probability mass uniformly over all classes; `ignore_index` applies to index
+        targets only. 1.5.1 → 2.13: `label_smoothing` and probability targets were added.
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> nn.CrossEntropyLoss()(torch.zeros(1, 4), torch.tensor([2]))
+        tensor(1.3863)
+    """
+
+    __constants__ = ["ignore_index", "reduction", "label_smoothing"]
+    ignore_index: int
+    label_smoothing: float
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        ignore_index: int = -100,
+        reduce=None,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
+        r"""Store weight, reduction, `ignore_index` and `label_smoothing`. / 保存权重、汇总方式、`ignore_index` 与 `label_smoothing`。
+
+        === "中文"
+
+            位置参数顺序与 `NLLLoss` 相同，末尾多一个 `label_smoothing`。
+
+        === "English"
+
+            Same positional order as `NLLLoss`, plus `label_smoothing` at the end.
+
+        Args:
+            weight: Per-class weights of shape `(C,)`, or `None`. / 形状 `(C,)` 的类别权重，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            ignore_index: Target value to ignore. / 要忽略的目标值。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            label_smoothing: Smoothing amount in [0, 1]. / 平滑量，取值 [0, 1]。
+        """
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the cross-entropy loss. / 计算交叉熵损失。
+
+        === "中文"
+
+            调用 `F.cross_entropy`；`label_smoothing` 的合法性在那里检查。
+
+        === "English"
+
+            Calls `F.cross_entropy`, which also validates `label_smoothing`.
+
+        Args:
+            input: Logits `(N, C)`, `(C,)` or `(N, C, d1, ...)`. / logits，形状 `(N, C)`、`(C,)` 或 `(N, C, d1, ...)`。
+            target: Class indices or probabilities. / 类别下标或概率。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.cross_entropy(
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    r"""Multi-label one-versus-all logistic loss. / 多标签“一对其余”逻辑斯蒂损失。
+
+    === "中文"
+
+        目标是 0/1 矩阵；每个类别做一次二分类逻辑斯蒂损失，再在类别上平均。`weight` 按类别缩放。
+
+    === "English"
+
+        The target is a 0/1 matrix; each class gets a binary logistic loss, averaged over
+        classes. `weight` rescales per class.
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the multi-label soft margin loss. / 计算多标签软间隔损失。
+
+        === "中文"
+
+            直接把输入交给 `F.multilabel_soft_margin_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.multilabel_soft_margin_loss`.
+
+        Args:
+            input: Scores `(N, C)`. / 得分 `(N, C)`。
+            target: 0/1 labels `(N, C)`. / 0/1 标签 `(N, C)`。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.multilabel_soft_margin_loss(
+            input, target, weight=self.weight, reduction=self.reduction
+        )
+
+
+class CosineEmbeddingLoss(_Loss):
+    r"""Pull pairs together or push them apart by cosine similarity. / 按余弦相似度拉近或推远样本对。
+
+    === "中文"
+
+        目标为 1 时损失是 `1 - cos(x1, x2)`；为 -1 时是 `max(0, cos(x1, x2) - margin)`。
+
+    === "English"
+
+        For target 1 the loss is `1 - cos(x1, x2)`; for -1 it is
+        `max(0, cos(x1, x2) - margin)`.
+    """
+
+    __constants__ = ["margin", "reduction"]
+    margin: float
+
+    def __init__(
+        self,
+        margin: float = 0.0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Store `margin` and the reduction. / 保存 `margin` 与汇总方式。
+
+        === "中文"
+
+            `margin` 建议取 `[-1, 1]` 之间的值，这里不做检查。
+
+        === "English"
+
+            `margin` should lie in `[-1, 1]`; it is not checked here.
+
+        Args:
+            margin: The margin for dissimilar pairs. / 不相似样本对的间隔。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the cosine embedding loss. / 计算余弦嵌入损失。
+
+        === "中文"
+
+            直接把输入交给 `F.cosine_embedding_loss` 计算。
+
+        === "English"
+
+            Hands the inputs straight to `F.cosine_embedding_loss`.
+
+        Args:
+            input1: First embeddings `(N, D)`. / 第一组嵌入 `(N, D)`。
+            input2: Second embeddings `(N, D)`. / 第二组嵌入 `(N, D)`。
+            target: Labels of 1 or -1, shape `(N)`. / 取值 1 或 -1 的标签，形状 `(N)`。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.cosine_embedding_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
+
+
+class MarginRankingLoss(_Loss):
+    r"""Ranking hinge loss: `max(0, -y * (x1 - x2) + margin)`. / 排序铰链损失：`max(0, -y * (x1 - x2) + margin)`。
+
+    === "中文"
+
+        目标 1 表示 `x1` 应排在 `x2` 前面，-1 表示相反。
+
+    === "English"
+
+        Target 1 means `x1` should rank above `x2`, -1 the opposite.
+    """
+
+    __constants__ = ["margin", "reduction"]
+    margin: float
+
+    def __init__(
+        self,
+        margin: float = 0.0,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Store `margin` and the reduction. / 保存 `margin` 与汇总方式。
+
+        === "中文"
+
+            只记录数值，不做检查。
+
+        === "English"
+
+            Only records the values, without checks.
+
+        Args:
+            margin: Required score gap. / 要求的得分差距。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the margin ranking loss. / 计算间隔排序损失。
+
+        === "中文"
+
+            直接把输入交给 `F.margin_ranking_loss` 计算。
+
+        === "English"
+
+            Hands the inputs straight to `F.margin_ranking_loss`.
+
+        Args:
+            input1: First scores. / 第一组得分。
+            input2: Second scores. / 第二组得分。
+            target: Labels of 1 or -1. / 取值 1 或 -1 的标签。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.margin_ranking_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
+
+
+class MultiMarginLoss(_WeightedLoss):
+    r"""Multi-class hinge loss (the SVM loss). / 多分类铰链损失（SVM 损失）。
+
+    === "中文"
+
+        每个错误类别的得分都应比正确类别低 `margin`；`p` 取 1 或 2（是否平方）。
+        注意位置参数顺序：`p`、`margin` 在 `weight` 之前。参数检查发生在
+        `weight` 缓冲区登记之后（与 torch 相同）。
+
+    === "English"
+
+        Every wrong class should score `margin` below the right one; `p` is 1 or 2
+        (squared or not). Mind the positional order: `p` and `margin` precede `weight`.
+        The checks run after the `weight` buffer is registered (as in torch).
+    """
+
+    __constants__ = ["p", "margin", "reduction"]
+    margin: float
+    p: int
+
+    def __init__(
+        self,
+        p: int = 1,
+        margin: float = 1.0,
+        weight: Tensor | None = None,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Register `weight`, then check `p` and the weight's rank. / 登记 `weight`，再检查 `p` 与权重维数。
+
+        === "中文"
+
+            `p` 只能是 1 或 2；`weight` 必须是 `None` 或一维张量。
+
+        === "English"
+
+            `p` must be 1 or 2; `weight` must be `None` or a 1D tensor.
+
+        Args:
+            p: 1 or 2. / 1 或 2。
+            margin: Required score gap. / 要求的得分差距。
+            weight: Per-class weights `(C,)`, or `None`. / 类别权重 `(C,)`，或 `None`。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+
+        Raises:
+            ValueError: Bad `p` or a weight that is not 1D. / `p` 不合法或权重不是一维。
+        """
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(
+                f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead"
+            )
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Compute the multi-class margin loss. / 计算多分类间隔损失。
+
+        === "中文"
+
+            直接把输入交给 `F.multi_margin_loss` 计算。
+
+        === "English"
+
+            Hands the input straight to `F.multi_margin_loss`.
+
+        Args:
+            input: Scores `(N, C)` or `(C)`. / 得分 `(N, C)` 或 `(C)`。
+            target: Class indices. / 类别下标。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.multi_margin_loss(
+            input,
+            target,
+            p=self.p,
+            margin=self.margin,
+            weight=self.weight,
+            reduction=self.reduction,
+        )
+
+
+class TripletMarginLoss(_Loss):
+    r"""Triplet loss: anchor closer to positive than to negative by `margin`. / 三元组损失：锚点离正样本比离负样本近 `margin`。
+
+    === "中文"
+
+        `max(d(a, p) - d(a, n) + margin, 0)`，`d` 是 `p` 范数距离。`swap=True` 时还会用
+        正样本到负样本的距离（取较小者）。`margin` 必须大于 0。
+
+    === "English"
+
+        `max(d(a, p) - d(a, n) + margin, 0)` with `d` the `p`-norm distance. `swap=True`
+        also uses the positive-to-negative distance (taking the smaller). `margin` must be
+        positive.
+    """
+
+    __constants__ = ["margin", "p", "eps", "swap", "reduction"]
+    margin: float
+    p: float
+    eps: float
+    swap: bool
+
+    def __init__(
+        self,
+        margin: float = 1.0,
+        p: float = 2.0,
+        eps: float = 1e-6,
+        swap: bool = False,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Check `margin`, then store the options. / 检查 `margin`，再保存各选项。
+
+        === "中文"
+
+            检查发生在 `_Loss.__init__` 之后。
+
+        === "English"
+
+            The check runs after `_Loss.__init__`.
+
+        Args:
+            margin: Required distance gap, > 0. / 要求的距离差，必须大于 0。
+            p: Norm degree. / 范数的阶。
+            eps: Small constant for numerical stability. / 数值稳定用的小常数。
+            swap: Whether to use the distance swap. / 是否使用距离交换。
+            size_average: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+
+        Raises:
+            ValueError: `margin <= 0`. / `margin <= 0`。
+        """
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(
+                f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead"
+            )
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        r"""Compute the triplet margin loss. / 计算三元组间隔损失。
+
+        === "中文"
+
+            直接把输入交给 `F.triplet_margin_loss` 计算。
+
+        === "English"
+
+            Hands the inputs straight to `F.triplet_margin_loss`.
+
+        Args:
+            anchor: Anchor embeddings. / 锚点嵌入。
+            positive: Positive embeddings. / 正样本嵌入。
+            negative: Negative embeddings. / 负样本嵌入。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.triplet_margin_loss(
+            anchor,
+            positive,
+            negative,
+            margin=self.margin,
+            p=self.p,
+            eps=self.eps,
+            swap=self.swap,
+            reduction=self.reduction,
+        )
+
+
+class CTCLoss(_Loss):
+    r"""Connectionist temporal classification loss. / 联结主义时间分类（CTC）损失。
+
+    === "中文"
+
+        对所有能塌缩成目标序列的对齐方式求和，用于语音识别等输入输出长度不等的任务。
+        没有旧式参数；`zero_infinity=True` 时把无穷大的损失（输入太短）置零。
+
+    === "English"
+
+        Sums over every alignment that collapses to the target sequence; used where input
+        and output lengths differ, as in speech recognition. No legacy arguments;
+        `zero_infinity=True` zeroes infinite losses (inputs too short).
+    """
+
+    __constants__ = ["blank", "reduction"]
+    blank: int
+    zero_infinity: bool
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        r"""Store the blank index, reduction and `zero_infinity`. / 保存空白符下标、汇总方式与 `zero_infinity`。
+
+        === "中文"
+
+            只通过关键字把 `reduction` 交给 `_Loss`。
+
+        === "English"
+
+            Only `reduction` is passed, by keyword, to `_Loss`.
+
+        Args:
+            blank: Index of the blank label. / 空白标签的下标。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            zero_infinity: Whether to zero infinite losses. / 是否把无穷大的损失置零。
+        """
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(
+        self,
+        log_probs: Tensor,
+        targets: Tensor,
+        input_lengths: Tensor,
+        target_lengths: Tensor,
+    ) -> Tensor:
+        r"""Compute the CTC loss. / 计算 CTC 损失。
+
+        === "中文"
+
+            直接把输入交给 `F.ctc_loss` 计算（参数按位置传递）。
+
+        === "English"
+
+            Hands the inputs straight to `F.ctc_loss` (positionally).
+
+        Args:
+            log_probs: `(T, N, C)` log-probabilities. / 形状 `(T, N, C)` 的对数概率。
+            targets: Target sequences, padded or concatenated. / 目标序列（填充或拼接形式）。
+            input_lengths: Length of each input. / 每个输入的长度。
+            target_lengths: Length of each target. / 每个目标的长度。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.ctc_loss(
+            log_probs,
+            targets,
+            input_lengths,
+            target_lengths,
+            self.blank,
+            self.reduction,
+            self.zero_infinity,
+        )
