@@ -1,0 +1,234 @@
+r"""Copy a module tree onto several devices: `replicate`. / 把模块树复制到多个设备上：`replicate`。
+
+=== "中文"
+
+    [`DataParallel`][annotated_nn.parallel.data_parallel.DataParallel] 每次前向传播（forward pass）
+    的第二步。它做两件事：
+
+    1. 张量：把全部参数（parameter）和缓冲区（buffer）广播到每个设备。这用 PyTorch 的通信原语：
+       需要梯度时用 autograd Function `Broadcast`（反向传播（backward pass）时它把各设备的梯度
+       求和回原参数，这就是"梯度汇总到原模块"的来源）；`detach=True` 或不需要梯度的缓冲区用
+       `comm.broadcast_coalesced`（把小张量合并成大块再传，减少传输次数）。
+    2. 模块树：每个模块用 [`_replicate_for_data_parallel`][annotated_nn.modules.module.Module._replicate_for_data_parallel]
+       做一个浅拷贝副本，再按原树的 `_modules` 把副本重新连起来，并把广播得到的张量挂到副本上。
+
+    副本上的参数不再是 `Parameter`：它们是 `Broadcast` 的输出（非叶子张量），因此用普通属性
+    的方式挂上去；`replica.parameters()` 为空。副本只活在这一次前向传播里。
+
+=== "English"
+
+    The second step of each [`DataParallel`][annotated_nn.parallel.data_parallel.DataParallel]
+    forward pass. It does two things:
+
+    1. Tensors: broadcast every parameter and buffer to every device, with PyTorch's
+       communication primitives: the autograd Function `Broadcast` when gradients are needed
+       (in the backward pass it sums the per-device gradients back into the original
+       parameters, which is where "gradients are summed into the original module" comes from);
+       `comm.broadcast_coalesced` for `detach=True` or buffers without grad (it packs small
+       tensors into larger chunks to cut the number of transfers).
+    2. The module tree: each module gets a shallow-copy replica from
+       [`_replicate_for_data_parallel`][annotated_nn.modules.module.Module._replicate_for_data_parallel];
+       the replicas are rewired following the original tree's `_modules`, and the broadcast
+       tensors are attached to them.
+
+    Parameters on a replica are no longer `Parameter`s: they are outputs of `Broadcast`
+    (non-leaf tensors), so they are attached as plain attributes and `replica.parameters()` is
+    empty. A replica lives for one forward pass only.
+"""
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import torch
+from torch._utils import _get_device_index
+from torch.nn.parallel import comm
+from torch.nn.parallel._functions import Broadcast
+
+__all__ = ["replicate"]
+
+T = TypeVar("T")
+
+
+def _broadcast_coalesced_reshape(
+    tensors: Sequence[torch.Tensor],
+    devices: Sequence[int | torch.device],
+    detach: bool = False,
+) -> list[list[torch.Tensor]]:
+    r"""Broadcast `tensors` to `devices`, returning one list per device. / 把 `tensors` 广播到 `devices`，每个设备返回一个列表。
+
+    === "中文"
+
+        `detach=False` 时走 `Broadcast.apply`，它返回一个扁平的 tuple（设备 0 的全部张量、
+        设备 1 的全部张量……），这里按 `len(tensors)` 切回每设备一个列表。
+        `detach=True` 时走不记录梯度的 `comm.broadcast_coalesced`；它内部把复数张量按实数视图
+        传输，所以要对复数张量再 `view_as_complex` 还原。未初始化参数没有数据，不能问 `is_complex()`，先排除。
+
+    === "English"
+
+        With `detach=False` this goes through `Broadcast.apply`, which returns one flat tuple
+        (all tensors for device 0, then device 1, ...); it is cut back into one list per device
+        by `len(tensors)`. With `detach=True` it uses `comm.broadcast_coalesced`, which records
+        no gradient; that transfers complex tensors as real views, so complex ones are restored
+        with `view_as_complex`. Uninitialized parameters have no data to ask `is_complex()`
+        about and are skipped first.
+
+    Args:
+        tensors: The tensors to broadcast. / 要广播的张量。
+        devices: Target devices. / 目标设备。
+        detach: Whether to skip autograd. / 是否不记录梯度。
+
+    Returns:
+        `result[d][k]` is tensor `k` on device `d`. / `result[d][k]` 是第 `k` 个张量在设备 `d` 上的副本。
+    """
+    from annotated_nn.parameter import UninitializedParameter
+
+    if len(tensors) == 0:
+        return []
+
+    if detach:
+        complex_mask = [
+            not isinstance(t, UninitializedParameter) and t.is_complex() for t in tensors
+        ]
+        outputs = comm.broadcast_coalesced(tensors, devices)
+        for device_outputs in outputs:
+            for i, is_complex in enumerate(complex_mask):
+                if is_complex:
+                    device_outputs[i] = torch.view_as_complex(device_outputs[i])
+        return outputs
+
+    tensor_copies = Broadcast.apply(devices, *tensors)
+    return [
+        list(tensor_copies[i : i + len(tensors)])
+        for i in range(0, len(tensor_copies), len(tensors))
+    ]
+
+
+def replicate(network: T, devices: Sequence[int | torch.device], detach: bool = False) -> list[T]:
+    r"""Make one copy of `network` per device, sharing the autograd graph. / 为每个设备做一份 `network` 的副本，共享 autograd 图。
+
+    === "中文"
+
+        返回的第 `j` 个元素是设备 `devices[j]` 上的根模块副本。树结构、`None` 占位的子模块 /
+        参数 / 缓冲区、以及同一个子模块出现在多处（共享子模块）的情况都被如实复制：
+        每个原模块在每个设备上只对应一个副本（`module_indices` 保证了这一点）。
+
+        `detach=True`（`DataParallel` 在 `torch.no_grad()` 下如此调用）时广播不记录梯度。
+        需要梯度的缓冲区在 `detach=False` 时也走 `Broadcast`，其余缓冲区一律不记录梯度。
+
+    === "English"
+
+        Element `j` of the result is the root replica on `devices[j]`. The tree structure,
+        `None` placeholders for submodules / parameters / buffers, and a submodule appearing in
+        several places (shared submodules) are all reproduced: each original module maps to
+        exactly one replica per device (`module_indices` ensures that).
+
+        With `detach=True` (how `DataParallel` calls it under `torch.no_grad()`) the broadcast
+        records no gradient. Buffers that require grad go through `Broadcast` when
+        `detach=False`; all other buffers are broadcast without autograd.
+
+    Args:
+        network: The root module to copy. / 要复制的根模块。
+        devices: Target devices (indices or `torch.device`). / 目标设备（编号或 `torch.device`）。
+        detach: Whether to cut the replicas from autograd. / 是否让副本脱离 autograd。
+
+    Returns:
+        One root replica per device. / 每个设备一个根副本。
+
+    Raises:
+        ValueError: A CPU device was given. / 给了 CPU 设备。
+    """
+    # DIFF(torch 2.13):
+    # 中: PyTorch 先检查"ScriptModule 下面是否挂着 Python 模块"；我们的模块树里不会有 ScriptModule（它是 torch.nn.Module 的子类），所以省去这一步。
+    # EN: PyTorch first checks for Python modules under a ScriptModule; our trees hold no ScriptModule (a torch.nn.Module subclass), so that check is omitted.
+    if not devices:
+        return []
+
+    devices = [_get_device_index(x, True) for x in devices]
+    num_replicas = len(devices)
+
+    # 中: 参数按 parameters() 的顺序编号；之后用"原张量 → 序号"找到它在每个设备上的副本。
+    # EN: Number the parameters in parameters() order; "original tensor → index" later finds
+    #     its copy on each device.
+    params = list(network.parameters())  # type: ignore[attr-defined]
+    param_indices = {param: idx for idx, param in enumerate(params)}
+    param_copies = _broadcast_coalesced_reshape(params, devices, detach)
+
+    # 中: 缓冲区分两组：需要梯度（且不 detach）的走 autograd 广播，其余的一律 detach 广播。
+    # EN: Buffers split in two: those needing grad (without detach) use the autograd broadcast,
+    #     the rest are always broadcast detached.
+    buffers = list(network.buffers())  # type: ignore[attr-defined]
+    buffers_rg: list[torch.Tensor] = []
+    buffers_not_rg: list[torch.Tensor] = []
+    for buf in buffers:
+        if buf.requires_grad and not detach:
+            buffers_rg.append(buf)
+        else:
+            buffers_not_rg.append(buf)
+    buffer_indices_rg = {buf: idx for idx, buf in enumerate(buffers_rg)}
+    buffer_indices_not_rg = {buf: idx for idx, buf in enumerate(buffers_not_rg)}
+    buffer_copies_rg = _broadcast_coalesced_reshape(buffers_rg, devices, detach=detach)
+    buffer_copies_not_rg = _broadcast_coalesced_reshape(buffers_not_rg, devices, detach=True)
+
+    # 中: 第一遍：每个模块在每个设备上做一个浅拷贝副本。modules() 已去重，共享子模块只复制一次。
+    # EN: Pass one: a shallow replica of every module on every device. modules() deduplicates,
+    #     so a shared submodule is replicated once.
+    modules = list(network.modules())  # type: ignore[attr-defined]
+    module_copies: list[list[Any]] = [[] for _ in devices]
+    module_indices: dict[Any, int] = {}
+    for i, module in enumerate(modules):
+        module_indices[module] = i
+        for j in range(num_replicas):
+            replica = module._replicate_for_data_parallel()
+            # 中: 副本的 parameters() 为空；DDP 的旧代码需要看到副本上的参数，于是另存一份在这里。
+            # EN: A replica's parameters() is empty; old DDP code needs the replica's parameters,
+            #     so they are also kept here.
+            replica._former_parameters = OrderedDict()
+            module_copies[j].append(replica)
+
+    # 中: 第二遍：按原模块的三个字典，把副本连成树并挂上张量副本。
+    # EN: Pass two: following each original's three dicts, wire the replicas into a tree and
+    #     attach the tensor copies.
+    for i, module in enumerate(modules):
+        for key, child in module._modules.items():
+            if child is None:
+                for j in range(num_replicas):
+                    module_copies[j][i]._modules[key] = None
+            else:
+                module_idx = module_indices[child]
+                for j in range(num_replicas):
+                    setattr(module_copies[j][i], key, module_copies[j][module_idx])
+        for key, param in module._parameters.items():
+            if param is None:
+                for j in range(num_replicas):
+                    module_copies[j][i]._parameters[key] = None
+            else:
+                param_idx = param_indices[param]
+                for j in range(num_replicas):
+                    replica = module_copies[j][i]
+                    param_copy = param_copies[j][param_idx]
+                    # 中: 副本参数是非叶子张量，不能注册为 Parameter；作为普通属性挂上
+                    #     （副本的 _parameters 已被清空，__setattr__ 会把它放进 __dict__）。
+                    # EN: The copy is a non-leaf tensor and cannot be registered as a Parameter;
+                    #     it becomes a plain attribute (the replica's _parameters was emptied, so
+                    #     __setattr__ puts it in __dict__).
+                    setattr(replica, key, param_copy)
+                    replica._former_parameters[key] = param_copy
+        for key, buf in module._buffers.items():
+            if buf is None:
+                for j in range(num_replicas):
+                    module_copies[j][i]._buffers[key] = None
+            else:
+                if buf.requires_grad and not detach:
+                    buffer_copies = buffer_copies_rg
+                    buffer_idx = buffer_indices_rg[buf]
+                else:
+                    buffer_copies = buffer_copies_not_rg
+                    buffer_idx = buffer_indices_not_rg[buf]
+                for j in range(num_replicas):
+                    # 中: 名字仍在副本的 _buffers 里（浅拷贝保留了它），__setattr__ 会写回 _buffers。
+                    # EN: The name is still in the replica's _buffers (kept by the shallow copy), so
+                    #     __setattr__ writes it back into _buffers.
+                    setattr(module_copies[j][i], key, buffer_copies[j][buffer_idx])
+
+    return [module_copies[j][0] for j in range(num_replicas)]

@@ -1,0 +1,608 @@
+r"""Call a module with borrowed parameters and buffers: `functional_call`. / 用借来的参数与缓冲区调用模块：`functional_call`。
+
+=== "中文"
+
+    对应 `torch.nn.utils.stateless`（以及它的继任者 `torch.func.functional_call`）。
+    `functional_call(module, {name: tensor}, args)` 在调用期间把模块里同名的
+    参数（parameter）和缓冲区（buffer）临时换成给定的张量，调用结束（哪怕 `forward` 抛出异常）
+    再换回原来的对象。模块对象本身不被复制，所以这比 `copy.deepcopy` 便宜得多；
+    `torch.func.grad`、`vmap`、元学习（meta-learning）都靠它把"模型"变成"参数的纯函数"。
+
+    PyTorch 用一个内部类 `NamedMemberAccessor` 完成"按带点路径找到子模块（submodule）并交换张量"；
+    那个类只接受 `torch.nn.Module`，因此这里用几个小函数重写了同样的逻辑。
+
+=== "English"
+
+    Mirrors `torch.nn.utils.stateless` (and its successor `torch.func.functional_call`).
+    `functional_call(module, {name: tensor}, args)` temporarily swaps the module's parameters and
+    buffers of those names for the given tensors, calls the module, and swaps the originals back
+    afterwards, even when `forward` raises. The module object is not copied, which makes this far
+    cheaper than `copy.deepcopy`; `torch.func.grad`, `vmap` and meta-learning rely on it to turn a
+    model into a pure function of its parameters.
+
+    PyTorch does the "find the submodule by a dotted path and swap a tensor" part with an internal
+    class, `NamedMemberAccessor`, which only accepts `torch.nn.Module`; the same logic is rewritten
+    here as a few small functions.
+"""
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import torch
+from torch import Tensor
+
+__all__ = ["functional_call"]
+
+# 中: 哨兵对象：表示"模块上原本没有这个名字"，与"原本是 None"区分开。
+# EN: Sentinel meaning "the module had no such name", distinct from "it was None".
+_MISSING: Tensor = object()  # type: ignore[assignment]
+
+
+def _module_class() -> type:
+    r"""Return annotated_nn's `Module` class, imported lazily. / 延迟导入并返回 annotated_nn 的 `Module` 类。
+
+    === "中文"
+
+        `module.py` 会导入 `annotated_nn.utils.hooks`，从而执行 `annotated_nn.utils` 包的
+        `__init__`，进而导入本文件；若在文件顶部导入 `Module` 就会形成循环导入。
+        因此在用到时才导入。
+
+    === "English"
+
+        `module.py` imports `annotated_nn.utils.hooks`, which runs the `annotated_nn.utils`
+        package `__init__` and thus this file; importing `Module` at the top would be circular,
+        so it is imported when first needed.
+
+    Returns:
+        The `annotated_nn.modules.module.Module` class. / `annotated_nn.modules.module.Module` 类。
+    """
+    from annotated_nn.modules.module import Module
+
+    return Module
+
+
+def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = False) -> Tensor:
+    r"""Put `tensor` under `name` on one module and return what was there. / 把 `tensor` 放到模块的 `name` 上，返回原来的值。
+
+    === "中文"
+
+        `name` 不含点号，只作用于这一个模块。查找顺序与
+        [`__getattr__`][annotated_nn.modules.module.Module.__getattr__] 的存储位置一致：
+        先 `_parameters`，再 `_buffers`，最后是普通属性。注意写入 `_parameters` 时
+        直接改字典而不经过 `__setattr__`：换进去的往往是普通张量（例如带梯度历史的非叶子张量），
+        经过 `__setattr__` 会因为"不是 Parameter"而报错。
+        `tensor` 为 `_MISSING` 表示删除该名字（用于恢复"原本不存在"的属性）。
+
+    === "English"
+
+        `name` has no dot; this acts on one module only. The lookup follows where
+        [`__getattr__`][annotated_nn.modules.module.Module.__getattr__] stores things: first
+        `_parameters`, then `_buffers`, then plain attributes. Writes into `_parameters` go to
+        the dict directly, not through `__setattr__`: the incoming value is often a plain tensor
+        (for instance a non-leaf with autograd history), which `__setattr__` would reject as
+        "not a Parameter". `tensor` being `_MISSING` deletes the name (used to restore an
+        attribute that did not exist before).
+
+    Args:
+        module: The module to modify. / 要修改的模块。
+        name: Attribute name without dots. / 不含点号的属性名。
+        tensor: New value, `None`, or `_MISSING` to delete. / 新值、`None`，或表示删除的 `_MISSING`。
+        allow_missing: Whether an absent name may be created. / 是否允许名字原本不存在。
+
+    Returns:
+        The previous value, or `_MISSING` if there was none. / 原来的值；原本不存在时为 `_MISSING`。
+
+    Raises:
+        TypeError: `module` is not a module, or a value is not a tensor. / `module` 不是模块，或值不是张量。
+        KeyError: `name` is empty or dotted. / `name` 为空或含点号。
+        AttributeError: Name absent and `allow_missing` is False. / 名字不存在且不允许缺失。
+    """
+    # 中: 报错文字与 PyTorch 逐字相同（仍写作 torch.nn.Module），以便差分测试比较。
+    # EN: Messages match PyTorch word for word (still saying torch.nn.Module) for differential tests.
+    if not isinstance(module, _module_class()):
+        raise TypeError(f"{module} is not an instance of torch.nn.Module")
+    if tensor is not _MISSING and not isinstance(tensor, torch.Tensor) and tensor is not None:
+        raise TypeError(f"{tensor} is not an instance of torch.Tensor")
+    if "." in name:
+        raise KeyError('tensor name can\'t contain "."')
+    if name == "":
+        raise KeyError('tensor name can\'t be empty string ""')
+
+    if name in module._parameters:
+        previous = module._parameters[name]
+        if tensor is _MISSING:
+            del module._parameters[name]
+        else:
+            module._parameters[name] = tensor
+        return previous
+    if name in module._buffers:
+        previous = module._buffers[name]
+        if tensor is _MISSING:
+            del module._buffers[name]
+        else:
+            module._buffers[name] = tensor
+        return previous
+
+    # 中: 既不是参数也不是缓冲区：当作普通属性。原本不存在时，只有 allow_missing 才允许新建。
+    # EN: Neither parameter nor buffer: a plain attribute. Creating a new one needs allow_missing.
+    if hasattr(module, name):
+        previous = getattr(module, name)
+    elif allow_missing:
+        previous = _MISSING
+    else:
+        raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+    if previous is not _MISSING and not isinstance(previous, torch.Tensor) and previous is not None:
+        raise TypeError(f"attribute `{name}`: {previous} is not an instance of torch.Tensor")
+    if tensor is not _MISSING:
+        setattr(module, name, tensor)
+    elif hasattr(module, name):
+        delattr(module, name)
+    return previous
+
+
+class _SubmoduleCache:
+    r"""Resolve dotted submodule paths once and remember them. / 解析带点的子模块路径并缓存结果。
+
+    === "中文"
+
+        `"layer1.0.conv1.weight"` 要先走到子模块 `layer1.0.conv1`。一次调用里往往要换几十个张量，
+        它们共享前缀；把"前缀 → 子模块"记下来，每个前缀只解析一次。
+        这对应 PyTorch 的 `NamedMemberAccessor` 中我们真正需要的那一部分。
+
+    === "English"
+
+        `"layer1.0.conv1.weight"` first has to reach submodule `layer1.0.conv1`. A single call
+        often swaps dozens of tensors sharing prefixes; remembering "prefix → submodule" resolves
+        each prefix once. This is the part of PyTorch's `NamedMemberAccessor` we need.
+
+    Args:
+        module: The root module. / 根模块。
+    """
+
+    def __init__(self, module: Any) -> None:
+        r"""Start with an empty cache for `module`. / 为 `module` 建立空缓存。
+
+        === "中文"
+
+            只记录根模块，缓存在第一次查找时才填充。
+
+        === "English"
+
+            Only the root is stored; the cache fills up on first lookups.
+
+        Args:
+            module: The root module. / 根模块。
+        """
+        self.module = module
+        self.memo: dict[str, Any] = {}
+
+    def get_submodule(self, name: str) -> Any:
+        r"""Return the submodule at dotted path `name` (`""` is the root). / 返回带点路径 `name` 处的子模块（`""` 为根）。
+
+        === "中文"
+
+            递归地先解析父路径，再取最后一段属性；结果必须是模块。
+
+        === "English"
+
+            Resolves the parent path recursively, then the last attribute; the result must be a
+            module.
+
+        Args:
+            name: Dotted path such as `"layer1.0"`. / 带点路径，例如 `"layer1.0"`。
+
+        Returns:
+            The submodule. / 子模块。
+
+        Raises:
+            AttributeError: A path segment does not exist. / 路径中某段不存在。
+            TypeError: The path leads to something that is not a module. / 路径指向的不是模块。
+        """
+        if not name:
+            return self.module
+        if name in self.memo:
+            return self.memo[name]
+        prefix, dot, attr = name.rpartition(".")
+        parent = self.get_submodule(prefix) if dot else self.module
+        try:
+            submodule = getattr(parent, attr)
+        except AttributeError as ex:
+            raise AttributeError(f"{parent._get_name()} has no attribute `{attr}`") from ex
+        if not isinstance(submodule, _module_class()):
+            raise TypeError(f"submodule `{name}`: {submodule} is not an instance of torch.nn.Module")
+        self.memo[name] = submodule
+        return submodule
+
+    def swap_tensor(self, name: str, value: Tensor, allow_missing: bool = False) -> Tensor:
+        r"""Swap the tensor at dotted path `name`; return the old one. / 交换带点路径 `name` 处的张量，返回旧值。
+
+        === "中文"
+
+            把路径拆成"子模块前缀 + 属性名"，交给 `_swap_tensor`。
+
+        === "English"
+
+            Splits the path into "submodule prefix + attribute" and hands it to `_swap_tensor`.
+
+        Args:
+            name: Dotted path such as `"fc.weight"`. / 带点路径，例如 `"fc.weight"`。
+            value: The new tensor (or `_MISSING`). / 新张量（或 `_MISSING`）。
+            allow_missing: Whether an absent name may be created. / 是否允许名字原本不存在。
+
+        Returns:
+            The previous value or `_MISSING`. / 原来的值或 `_MISSING`。
+        """
+        prefix, _, attr = name.rpartition(".")
+        return _swap_tensor(self.get_submodule(prefix), attr, value, allow_missing=allow_missing)
+
+    def swap_tensors_dict(
+        self, named_tensors: dict[str, Tensor], allow_missing: bool = False
+    ) -> tuple[dict[str, Tensor], list[str]]:
+        r"""Swap many tensors at once, all or nothing. / 一次交换多个张量，要么全部成功要么全部回滚。
+
+        === "中文"
+
+            逐个交换并记下原值；中途出错就把已经换过的全部换回再抛出，
+            所以模块绝不会停在"换了一半"的状态。
+
+        === "English"
+
+            Swaps one by one, recording the originals; if anything fails midway, everything
+            already swapped is swapped back before re-raising, so the module is never left
+            half-swapped.
+
+        Args:
+            named_tensors: `{dotted name: tensor}`. / `{带点路径: 张量}`。
+            allow_missing: Whether absent names may be created. / 是否允许名字原本不存在。
+
+        Returns:
+            `(originals, missing_keys)`: the previous values by name, and the names that did not
+            exist. / `(原值字典, 缺失名字列表)`。
+
+        Raises:
+            RuntimeError: Missing names while `allow_missing` is False. / 不允许缺失却有名字不存在。
+        """
+        originals: dict[str, Tensor] = {}
+        missing_keys: list[str] = []
+        try:
+            for name, tensor in named_tensors.items():
+                previous = self.swap_tensor(name, tensor, allow_missing=True)
+                if previous is _MISSING:
+                    missing_keys.append(name)
+                originals[name] = previous
+        except Exception:
+            for name, previous in originals.items():
+                self.swap_tensor(name, previous, allow_missing=True)
+            raise
+        if missing_keys and not allow_missing:
+            for name, previous in originals.items():
+                self.swap_tensor(name, previous, allow_missing=True)
+            raise RuntimeError(f"Missing key(s): {', '.join(map(repr, missing_keys))}.")
+        return originals, missing_keys
+
+
+def _untie_named_tensors_map(
+    module: Any, parameters_and_buffers: dict[str, Tensor]
+) -> dict[str, Tensor]:
+    r"""Spread a value given for one tied name to all its aliases. / 把给某个绑定名字的值扩散到它的所有别名。
+
+    === "中文"
+
+        权重绑定（tied weights）指同一个张量对象以两个名字出现在模块树里，例如语言模型里
+        `decoder.weight is embedding.weight`。`named_parameters()` 默认去重，只报告其中一个名字；
+        这里用 `remove_duplicate=False` 找出每个张量的全部名字。用户只给了其中一个名字的值时，
+        返回的新字典把同一个值也填到其他别名上，使绑定在函数式调用里依然成立。
+        用户给同一组别名传了**不同**的张量对象则报错（给的是同一个对象则允许）。
+        原字典不被修改。
+
+    === "English"
+
+        Tied weights are one tensor object appearing under two names in the module tree, e.g. a
+        language model's `decoder.weight is embedding.weight`. `named_parameters()` deduplicates
+        by default and reports one name only; `remove_duplicate=False` reveals every name of
+        each tensor. When the user gives a value for one of the names, the returned new dict
+        fills the same value in for the other aliases, so the tie still holds in the functional
+        call. Giving *different* tensor objects for aliases of one tensor is an error (the same
+        object twice is fine). The input dict is not modified.
+
+    Args:
+        module: The module whose ties are looked up. / 从中查找绑定关系的模块。
+        parameters_and_buffers: The user's `{name: tensor}`. / 用户给出的 `{名字: 张量}`。
+
+    Returns:
+        A new dict with the aliases filled in. / 补全别名后的新字典。
+
+    Raises:
+        ValueError: Different values given for tied names. / 给绑定的名字传了不同的值。
+    """
+    # 中: 模块里每个名字 → 张量（含重复出现的），再反过来得到 张量 → 它的全部名字。
+    # EN: Every name in the module → tensor (duplicates kept), then inverted to tensor → all its names.
+    all_named_tensors: dict[str, Tensor] = {}
+    all_named_tensors.update(module.named_parameters(remove_duplicate=False))
+    all_named_tensors.update(module.named_buffers(remove_duplicate=False))
+    names_of_tensor: dict[Tensor, set[str]] = {}
+    for name, tensor in all_named_tensors.items():
+        names_of_tensor.setdefault(tensor, set()).add(name)
+
+    # 中: 只保留真正被绑定（名字多于一个）的组：名字 → 同组全部名字。
+    # EN: Keep only real ties (more than one name): name → every name in its group.
+    tied_group_of: dict[str, set[str]] = {}
+    for names in names_of_tensor.values():
+        if len(names) > 1:
+            for name in names:
+                tied_group_of[name] = names
+
+    given_tied_names = {name for name in parameters_and_buffers if name in tied_group_of}
+    for given_name in given_tied_names:
+        group = tied_group_of[given_name]
+        # 中: 同一组里给了不止一个名字、且它们不是同一个张量对象，才算歧义（集合按对象身份去重）。
+        #     与 PyTorch 相同，第二个条件遍历整组名字：组里有名字没给值时会抛 KeyError。
+        # EN: Ambiguous only when more than one name of a group is given with different tensor
+        #     objects (the set dedups by identity). As in PyTorch, the second condition walks
+        #     the whole group, so a group name left out raises KeyError.
+        if (
+            len(group & given_tied_names) > 1
+            and len({parameters_and_buffers[name] for name in group}) != 1
+        ):
+            raise ValueError(
+                f"functional_call got multiple values for keys {sorted(group)}, "
+                f"which are tied. Consider using tie_weights=False"
+            )
+
+    untied = parameters_and_buffers.copy()
+    for given_name in given_tied_names:
+        for alias in tied_group_of[given_name]:
+            untied[alias] = parameters_and_buffers[given_name]
+    return untied
+
+
+@contextlib.contextmanager
+def _reparametrize_module(
+    module: Any,
+    parameters_and_buffers: dict[str, Tensor],
+    tie_weights: bool = False,
+    strict: bool = False,
+    stack_weights: bool = False,
+) -> Iterator[None]:
+    r"""Context manager: swap tensors in on entry, swap them back on exit. / 上下文管理器：进入时换入张量，退出时换回。
+
+    === "中文"
+
+        `functional_call` 的核心。进入时按 `tie_weights` 补全别名，按 `strict` 检查键，
+        然后把张量换进模块；`finally` 里无论是否异常都把原来的对象换回去。
+        换回时拿到的"调用期间模块里的值"会写回用户的字典：如果 `forward` 原地改了
+        某个缓冲区（例如 BatchNorm 的 `running_mean = ...` 重新赋值），用户能在自己的字典里看到新值。
+        `stack_weights=True` 时按后进先出的顺序恢复，供嵌套换入同一名字的调用者使用。
+
+    === "English"
+
+        The heart of `functional_call`. On entry it fills aliases (`tie_weights`), checks keys
+        (`strict`), then swaps the tensors in; the `finally` block swaps the originals back
+        whether or not an exception happened. Swapping back yields "the values the module held
+        during the call", which are written back into the user's dict: if `forward` reassigned
+        a buffer, the user sees the new value in their dict. With `stack_weights=True` the
+        restore runs in last-in-first-out order, for callers that swap the same name in nested
+        fashion.
+
+    Args:
+        module: The module to reparametrize. / 要临时替换参数的模块。
+        parameters_and_buffers: `{dotted name: tensor}`. / `{带点路径: 张量}`。
+        tie_weights: Fill tied aliases. / 是否补全绑定的别名。
+        strict: Require exactly the module's names. / 是否要求名字与模块完全一致。
+        stack_weights: Restore in reverse order. / 是否按逆序恢复。
+
+    Yields:
+        Nothing; the module is reparametrized inside the block. / 无；块内模块处于替换状态。
+
+    Raises:
+        RuntimeError: `strict` and keys are missing or unexpected. / `strict` 且有缺失或多余的键。
+    """
+    if tie_weights:
+        untied = _untie_named_tensors_map(module, parameters_and_buffers)
+    else:
+        untied = parameters_and_buffers
+
+    accessor = _SubmoduleCache(module)
+    if strict:
+        # 中: 合法名字取自 named_parameters/named_buffers(remove_duplicate=False)，绑定的别名都算。
+        # EN: Valid names come from named_parameters/named_buffers(remove_duplicate=False), aliases included.
+        valid_keys = {name for name, _ in module.named_parameters(remove_duplicate=False)}
+        valid_keys |= {name for name, _ in module.named_buffers(remove_duplicate=False)}
+        given_keys = set(untied)
+        missing_keys = sorted(valid_keys - given_keys)
+        unexpected_keys = sorted(given_keys - valid_keys)
+        error_msgs = []
+        if unexpected_keys:
+            error_msgs.append(f"Unexpected key(s): {', '.join(map(repr, unexpected_keys))}.")
+        if missing_keys:
+            error_msgs.append(f"Missing key(s): {', '.join(map(repr, missing_keys))}.")
+        if error_msgs:
+            raise RuntimeError(
+                "Error(s) in reparametrizing for {}:\n\t{}".format(
+                    module._get_name(), "\n\t".join(error_msgs)
+                )
+            )
+
+    originals: dict[str, Tensor] = {}
+    try:
+        originals, _ = accessor.swap_tensors_dict(untied, allow_missing=True)
+        yield
+    finally:
+        if stack_weights:
+            originals = dict(reversed(originals.items()))
+        # 中: 换回原值；交换的返回值正是调用期间模块持有的张量，写回用户字典中已有的键。
+        # EN: Swap the originals back; what comes out is what the module held during the call,
+        #     written back to the keys the user's dict already has.
+        during_call, _ = accessor.swap_tensors_dict(originals, allow_missing=True)
+        parameters_and_buffers.update(
+            {k: during_call[k] for k in parameters_and_buffers if k in during_call}
+        )
+
+
+def functional_call(
+    module: Any,
+    parameter_and_buffer_dicts: dict[str, Tensor] | Sequence[dict[str, Tensor]],
+    args: Any = None,
+    kwargs: dict[str, Any] | None = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    r"""Call `module` with the given tensors in place of its own. / 用给定张量代替模块自身的参数与缓冲区来调用它。
+
+    === "中文"
+
+        `parameter_and_buffer_dicts` 的键是 `named_parameters()` / `named_buffers()` 风格的带点路径。
+        调用期间这些名字指向给定张量，调用后恢复原对象（`forward` 抛出异常时也恢复）。
+        没有给出的名字保持模块原来的值（除非 `strict=True`，那时必须一个不多一个不少）。
+        可以传一个字典，也可以传若干字典组成的 tuple/list（例如 `(params, buffers)`），
+        但同一个键不能出现在两个字典里。
+        `tie_weights=True`（默认）时，绑定在一起的权重只需给其中一个名字。
+
+        `args` 不是 tuple 时被当作唯一的位置参数。
+
+    === "English"
+
+        Keys of `parameter_and_buffer_dicts` are dotted paths as produced by
+        `named_parameters()` / `named_buffers()`. During the call those names refer to the given
+        tensors; afterwards the original objects are restored (also when `forward` raises).
+        Names not given keep the module's own values (unless `strict=True`, which then requires
+        exactly the module's names). Pass one dict, or a tuple/list of dicts such as
+        `(params, buffers)`; a key may not appear in two of them. With `tie_weights=True` (the
+        default), tied weights need a value under one of their names only.
+
+        An `args` that is not a tuple is taken as the single positional argument.
+
+    Args:
+        module: The module to call. / 要调用的模块。
+        parameter_and_buffer_dicts: A dict, or a sequence of dicts, `{name: tensor}`. / 一个或一组 `{名字: 张量}` 字典。
+        args: Positional argument(s); a non-tuple is one argument. / 位置参数；非 tuple 视为单个参数。
+        kwargs: Keyword arguments for the call. / 调用的关键字参数。
+        tie_weights: Treat tied weights as tied. / 是否保持权重绑定。
+        strict: Require exactly the module's names. / 是否要求名字与模块完全一致。
+
+    Returns:
+        Whatever `module(*args, **kwargs)` returns. / `module(*args, **kwargs)` 的返回值。
+
+    Raises:
+        ValueError: Bad container, non-dict element, or duplicate keys across dicts. / 容器类型不对、元素不是字典或跨字典重复键。
+        RuntimeError: Jitted or DataParallel module; or `strict` key mismatch. / 模块是 JIT 或 DataParallel；或 `strict` 下键不匹配。
+
+    Note: Note [which functional_call] 对应哪个 functional_call
+        === "中文"
+
+            PyTorch 2.13 有两个入口：`torch.nn.utils.stateless.functional_call` 已弃用
+            （调用会发出 FutureWarning，且只接受单个字典），其文档让用户改用
+            `torch.func.functional_call`。这里的 `functional_call` 行为与后者一致（不发警告，
+            接受字典序列）；`_functional_call` 与前者的私有实现一致。
+
+        === "English"
+
+            PyTorch 2.13 has two entry points: `torch.nn.utils.stateless.functional_call` is
+            deprecated (it emits a FutureWarning and accepts a single dict only) and points users
+            to `torch.func.functional_call`. This `functional_call` behaves like the latter (no
+            warning, sequences of dicts accepted); `_functional_call` matches the former's
+            private implementation.
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> from annotated_nn.utils.stateless import functional_call
+        >>> lin = nn.Linear(2, 1)
+        >>> zeros = {"weight": torch.zeros(1, 2), "bias": torch.ones(1)}
+        >>> functional_call(lin, zeros, torch.randn(3, 2))
+        tensor([[1.],
+                [1.],
+                [1.]])
+        >>> lin.weight is zeros["weight"]
+        False
+    """
+    # DIFF(torch 2.13):
+    # 中: 不发出 torch.nn.utils.stateless.functional_call 的弃用警告，并接受字典序列，行为同 torch.func.functional_call。
+    # EN: No deprecation warning of torch.nn.utils.stateless.functional_call; sequences of dicts accepted, as torch.func.functional_call does.
+    if isinstance(parameter_and_buffer_dicts, dict):
+        parameters_and_buffers = parameter_and_buffer_dicts
+    elif isinstance(parameter_and_buffer_dicts, Sequence):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+        # 中: 统计每个键出现在几个字典里；重复的键意味着不知道该用哪个值。
+        # EN: Count in how many dicts each key appears; a repeated key leaves the value ambiguous.
+        key_counts: dict[str, int] = {}
+        for d in parameter_and_buffer_dicts:
+            for k in d:
+                key_counts[k] = key_counts.get(k, 0) + 1
+        repeated_keys = [k for k, n in key_counts.items() if n > 1]
+        if repeated_keys:
+            raise ValueError(
+                f"{repeated_keys} appeared in multiple dictionaries; behavior of functional call is ambiguous"
+            )
+        parameters_and_buffers = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
+    else:
+        raise ValueError(
+            f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, "
+            f"but got {type(parameter_and_buffer_dicts)}"
+        )
+    return _functional_call(
+        module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights, strict=strict
+    )
+
+
+def _functional_call(
+    module: Any,
+    parameters_and_buffers: dict[str, Tensor],
+    args: Any = None,
+    kwargs: dict[str, Any] | None = None,
+    *,
+    tie_weights: bool = True,
+    strict: bool = False,
+) -> Any:
+    r"""Single-dict functional call: validate, reparametrize, call. / 单字典版函数式调用：检查、替换、调用。
+
+    === "中文"
+
+        拒绝 JIT 模块（它们的属性不能这样交换）和 `DataParallel`（它每次前向传播（forward pass）
+        都会复制模块，换进去的张量到不了副本上）。然后把 `args` 规整成 tuple，
+        在 `_reparametrize_module` 的保护下调用模块。
+
+    === "English"
+
+        Rejects jitted modules (their attributes cannot be swapped like this) and `DataParallel`
+        (it replicates the module on every forward pass, so swapped tensors would not reach the
+        replicas). Then normalizes `args` to a tuple and calls the module under
+        `_reparametrize_module`.
+
+    Args:
+        module: The module to call. / 要调用的模块。
+        parameters_and_buffers: `{dotted name: tensor}`. / `{带点路径: 张量}`。
+        args: Positional argument(s); a non-tuple is one argument. / 位置参数；非 tuple 视为单个参数。
+        kwargs: Keyword arguments for the call. / 调用的关键字参数。
+        tie_weights: Treat tied weights as tied. / 是否保持权重绑定。
+        strict: Require exactly the module's names. / 是否要求名字与模块完全一致。
+
+    Returns:
+        Whatever the module returns. / 模块的返回值。
+
+    Raises:
+        RuntimeError: Jitted or DataParallel module. / 模块是 JIT 或 DataParallel。
+    """
+    from annotated_nn.parallel import DataParallel
+
+    if (
+        torch.jit.is_tracing()
+        or torch.jit.is_scripting()
+        or isinstance(
+            module,
+            (torch.jit.RecursiveScriptModule, torch.jit.ScriptModule, torch.jit.ScriptFunction),
+        )
+    ):
+        raise RuntimeError("The stateless API can't be used with Jitted modules")
+    if isinstance(module, DataParallel):
+        raise RuntimeError("The stateless API can't be used with nn.DataParallel module")
+    if kwargs is None:
+        kwargs = {}
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
+        args = (args,)
+    with _reparametrize_module(module, parameters_and_buffers, tie_weights=tie_weights, strict=strict):
+        return module(*args, **kwargs)
