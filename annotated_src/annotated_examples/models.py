@@ -264,7 +264,7 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
 
             === "中文"
 
-                `out += identity` 是原地加法：`out` 是 BN 的新输出，原地修改它是安全的，
+                `out += identity` 是就地加法：`out` 是 BN 的新输出，就地修改它是安全的，
                 且省下一次内存分配。
 
             === "English"
@@ -399,7 +399,7 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
                 x: Images `(N, 3, H, W)`. / 图像 `(N, 3, H, W)`。
 
             Returns:
-                Logits `(N, num_classes)`. / logit `(N, num_classes)`。
+                Logits `(N, num_classes)`. / 未归一化的分类得分 `(N, num_classes)`。
             """
             x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
             x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
@@ -494,7 +494,7 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
                 padding_mask: Bool `(N, L)`, `True` at padding, or `None`. / 布尔 `(N, L)`，填充处为 `True`，或 `None`。
 
             Returns:
-                Logits `(N, num_classes)`. / logit `(N, num_classes)`。
+                Logits `(N, num_classes)`. / 未归一化的分类得分 `(N, num_classes)`。
             """
             positions = torch.arange(tokens.shape[1], device=tokens.device)
             x = self.embedding(tokens) + self.position(positions)

@@ -21,13 +21,13 @@ r"""Record activations and gradients with hooks, then remove them. / 用钩子�
     Recorded tensors are `detach()`ed: cut from the graph, they do not keep the whole graph
     alive by reference.
 
-Note: Note [full backward hooks and in-place ops] 完整反向钩子与原地操作
+Note: Note [full backward hooks and in-place ops] 完整反向钩子与就地操作
     === "中文"
 
-        完整反向钩子把模块的输出包进一个自定义 autograd Function。如果下游用原地操作修改这个输出
+        完整反向钩子把模块的输出包进一个自定义 autograd Function。如果下游用就地操作修改这个输出
         （典型的是 ResNet 中的 `ReLU(inplace=True)` 紧跟在 BatchNorm 之后），autograd 会报错
         `Output 0 of BackwardHookFunction is a view and is being modified inplace`。
-        因此在这样的模型上只记录激活值（`gradients=False`），或用 `modules=` 只选择输出不会被原地
+        因此在这样的模型上只记录激活值（`gradients=False`），或用 `modules=` 只选择输出不会被就地
         修改的模块。`annotated_nn` 与 `torch.nn` 在这里行为相同。
 
     === "English"

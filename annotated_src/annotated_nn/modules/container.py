@@ -1169,7 +1169,7 @@ class ModuleDict(Module):
 
         === "中文"
 
-            走 `add_module`，因此名字与类型都会被检查；已有的名字会被覆盖但保持原位置。
+            走 `add_module`，因此名字与类型都会被检查；已有的名字会被覆盖但保持就地置。
 
         === "English"
 
@@ -1350,7 +1350,7 @@ class ModuleDict(Module):
 
             `OrderedDict`、`ModuleDict` 以及任何 `Mapping`（包括普通 `dict`）按自身的
             `items()` 顺序加入；其他可迭代对象被当作键值对序列，每个元素必须可迭代且
-            长度为 2。已有的名字保持原位置、只换模块。注意错误信息中的 `is` 与类型名之间
+            长度为 2。已有的名字保持就地置、只换模块。注意错误信息中的 `is` 与类型名之间
             没有空格，这是 torch 的原文。
 
         === "English"

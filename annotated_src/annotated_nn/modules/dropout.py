@@ -52,7 +52,7 @@ class _DropoutNd(Module):
 
     Args:
         p: Probability of zeroing an element (or channel). / 元素（或通道）被置零的概率。
-        inplace: Modify the input in place. / 是否原地修改输入。
+        inplace: Modify the input in place. / 是否就地修改输入。
 
     Raises:
         ValueError: `p` outside [0, 1]. / `p` 不在 [0, 1] 内。
@@ -75,7 +75,7 @@ class _DropoutNd(Module):
 
         Args:
             p: Probability of zeroing. / 置零概率。
-            inplace: Modify the input in place. / 是否原地修改输入。
+            inplace: Modify the input in place. / 是否就地修改输入。
 
         Raises:
             ValueError: `p` outside [0, 1]. / `p` 不在 [0, 1] 内。
@@ -116,7 +116,7 @@ class Dropout(_DropoutNd):
 
     Args:
         p: Probability of zeroing an element. / 元素被置零的概率。
-        inplace: Modify the input in place. / 是否原地修改输入。
+        inplace: Modify the input in place. / 是否就地修改输入。
 
     Examples:
         >>> import torch, annotated_nn as nn
@@ -162,7 +162,7 @@ class Dropout1d(_DropoutNd):
 
     Args:
         p: Probability of zeroing a channel. / 通道被置零的概率。
-        inplace: Modify the input in place. / 是否原地修改输入。
+        inplace: Modify the input in place. / 是否就地修改输入。
     """
 
     def forward(self, input: Tensor) -> Tensor:
@@ -198,7 +198,7 @@ class Dropout2d(_DropoutNd):
 
     Args:
         p: Probability of zeroing a channel. / 通道被置零的概率。
-        inplace: Modify the input in place. / 是否原地修改输入。
+        inplace: Modify the input in place. / 是否就地修改输入。
     """
 
     def forward(self, input: Tensor) -> Tensor:
@@ -234,7 +234,7 @@ class Dropout3d(_DropoutNd):
 
     Args:
         p: Probability of zeroing a channel. / 通道被置零的概率。
-        inplace: Modify the input in place. / 是否原地修改输入。
+        inplace: Modify the input in place. / 是否就地修改输入。
     """
 
     def forward(self, input: Tensor) -> Tensor:
@@ -281,7 +281,7 @@ class AlphaDropout(_DropoutNd):
 
         === "中文"
 
-            alpha 版本的函数没有原地选项，所以不传 `inplace`。
+            alpha 版本的函数没有就地选项，所以不传 `inplace`。
 
         === "English"
 
@@ -317,7 +317,7 @@ class FeatureAlphaDropout(_DropoutNd):
 
         === "中文"
 
-            alpha 版本的函数没有原地选项，所以不传 `inplace`。
+            alpha 版本的函数没有就地选项，所以不传 `inplace`。
 
         === "English"
 

@@ -162,12 +162,12 @@ def _list_with_default(out_size: list[int], defaults: list[int]) -> list[int]:
 
 
 def consume_prefix_in_state_dict_if_present(state_dict: dict[str, Any], prefix: str) -> None:
-    r"""Strip `prefix` from the state_dict's keys, in place. / 原地去掉状态字典键名中的前缀 `prefix`。
+    r"""Strip `prefix` from the state_dict's keys, in place. / 就地去掉状态字典键名中的前缀 `prefix`。
 
     === "中文"
 
         典型用途：用 `DataParallel` 保存的状态字典（state_dict）键名都以 `"module."` 开头，
-        直接加载到普通模型会对不上。本函数原地把以 `prefix` 开头的键改名；若状态字典带有
+        直接加载到普通模型会对不上。本函数就地把以 `prefix` 开头的键改名；若状态字典带有
         `_metadata`（`state_dict()` 会附上每个子模块的版本信息），其中的键也一并改名，
         空键（根模块）保持不变。
 
@@ -180,7 +180,7 @@ def consume_prefix_in_state_dict_if_present(state_dict: dict[str, Any], prefix: 
         of the root module.
 
     Args:
-        state_dict: The state dict to edit in place. / 要原地修改的状态字典。
+        state_dict: The state dict to edit in place. / 要就地修改的状态字典。
         prefix: The prefix to remove. / 要去掉的前缀。
 
     Examples:

@@ -122,7 +122,7 @@ class DataParallel(Module, Generic[T]):
         需要记住的几点：
 
         - 每次前向传播都重新复制模块，副本在 `forward` 里对属性的修改（例如计数器 `+= 1`）会丢失；
-          但 `device_ids[0]` 上副本的参数与缓冲区（buffer）和原模块共享存储，所以**原地**更新
+          但 `device_ids[0]` 上副本的参数与缓冲区（buffer）和原模块共享存储，所以**就地**更新
           （例如 BatchNorm 更新 `running_mean`）会保留下来。
         - 模块及其子模块上的钩子（hook）会被调用 `len(device_ids)` 次，每次的输入在不同设备上。
         - 模块返回 0 维标量时，结果是长度等于设备数的向量（每个设备一个值）。

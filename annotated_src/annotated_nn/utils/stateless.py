@@ -371,7 +371,7 @@ def _reparametrize_module(
 
         `functional_call` 的核心。进入时按 `tie_weights` 补全别名，按 `strict` 检查键，
         然后把张量换进模块；`finally` 里无论是否异常都把原来的对象换回去。
-        换回时拿到的"调用期间模块里的值"会写回用户的字典：如果 `forward` 原地改了
+        换回时拿到的"调用期间模块里的值"会写回用户的字典：如果 `forward` 就地改了
         某个缓冲区（例如 BatchNorm 的 `running_mean = ...` 重新赋值），用户能在自己的字典里看到新值。
         `stack_weights=True` 时按后进先出的顺序恢复，供嵌套换入同一名字的调用者使用。
 
