@@ -159,10 +159,14 @@ def test_isinstance_rules():
 
 
 def test_isinstance_across_libraries():
-    # Two distinct classes. torch's Parameter is not ours, but ours carries the class attribute
-    # _is_param=True, so torch's metaclass counts it as a torch.nn.Parameter (DIFF in
-    # parameter.py: torch internals such as compiled backends check for torch.nn.Parameter).
-    assert not isinstance(torch.nn.Parameter(torch.ones(1)), annotated_nn.Parameter)
+    # Two distinct classes, and each library's parameters count as parameters in both (DIFF in
+    # parameter.py): ours carries the class attribute _is_param=True, which torch's metaclass
+    # reads (torch internals such as compiled backends check for torch.nn.Parameter), and our
+    # metaclass accepts torch.nn.Parameter (torch.nn.utils helpers create those).
+    theirs = torch.nn.Parameter(torch.ones(1))
+    assert isinstance(theirs, annotated_nn.Parameter) and type(theirs) is torch.nn.Parameter
+    assert not isinstance(theirs, annotated_nn.UninitializedParameter)
+    assert not isinstance(torch.ones(1), annotated_nn.Parameter)
     ours = annotated_nn.Parameter(torch.ones(1))
     assert isinstance(ours, torch.nn.Parameter) and "_is_param" not in vars(ours)
     assert isinstance(annotated_nn.UninitializedParameter(), torch.nn.Parameter)

@@ -84,14 +84,14 @@ class _ParameterMeta(torch._C._TensorMeta):
 
         === "中文"
 
-            只在被检查的类恰好是 `Parameter` 时才看 `_is_param` 标记；对子类（例如
-            `UninitializedParameter`）仍按普通的类型关系判断。
+            只在被检查的类恰好是 `Parameter` 时才看 `_is_param` 标记，并把 torch 的
+            `torch.nn.Parameter` 也算作实例；对子类（例如 `UninitializedParameter`）仍按普通的类型关系判断。
 
         === "English"
 
             The `_is_param` flag is consulted only when the class checked is exactly
-            `Parameter`; subclasses such as `UninitializedParameter` keep the ordinary
-            type-based answer.
+            `Parameter`, which also accepts torch's `torch.nn.Parameter`; subclasses such as
+            `UninitializedParameter` keep the ordinary type-based answer.
 
         Args:
             instance: The object being tested. / 被检查的对象。
@@ -99,8 +99,19 @@ class _ParameterMeta(torch._C._TensorMeta):
         Returns:
             Whether `instance` counts as an instance. / 是否算作实例。
         """
-        if self is Parameter:
-            if isinstance(instance, torch.Tensor) and getattr(instance, "_is_param", False):
+        if self is Parameter and isinstance(instance, torch.Tensor):
+            if getattr(instance, "_is_param", False):
+                return True
+            # DIFF(torch 2.13):
+            # 中: torch 自己的 torch.nn.Parameter 也算我们的参数，这样 torch.nn.utils 中创建 torch 参数的
+            #     工具（weight_norm、fuse_conv_bn_eval 等）可以直接作用于我们的模块。与 `_is_param`
+            #     类属性对称：两个库的参数在两边都被认作参数。用 type.__instancecheck__ 做纯类型判断，
+            #     不再走 torch 元类里的标记检查（上面已经看过标记）。
+            # EN: torch's own torch.nn.Parameter counts as ours too, so torch.nn.utils helpers that
+            #     create torch parameters (weight_norm, fuse_conv_bn_eval, ...) work on our modules.
+            #     It mirrors the `_is_param` class attribute: each library's parameters count in both.
+            #     type.__instancecheck__ is a pure type test, skipping torch's flag check (done above).
+            if type.__instancecheck__(torch.nn.Parameter, instance):
                 return True
         return super().__instancecheck__(instance)
 

@@ -150,11 +150,12 @@ class RemovableHandle:
         Returns:
             The state tuple. / 状态 tuple。
         """
-        # 中: torch 另有一个 extra_dict_ref 为 None 时的两元素分支，但 __init__ 与 __setstate__
-        #     都把它设为 tuple，那个分支走不到，这里不写；结果总是三元素。
-        # EN: torch also has a two-element branch for extra_dict_ref being None, but __init__
-        #     and __setstate__ always set a tuple, so that branch is unreachable and omitted;
-        #     the state always has three elements.
+        # 中: __init__ 与 __setstate__ 总把 extra_dict_ref 设为 tuple；但它是普通属性，用户可以改成
+        #     None，此时与 torch 一样返回两元素的旧格式。
+        # EN: __init__ and __setstate__ always make extra_dict_ref a tuple, but it is a plain
+        #     attribute a user may set to None; then, as in torch, the old two-element form is returned.
+        if self.extra_dict_ref is None:
+            return (self.hooks_dict_ref(), self.id)
         return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
 
     def __setstate__(self, state) -> None:
@@ -476,6 +477,14 @@ class BackwardHook:
 
         grad_fn.register_hook(hook)
 
+    # DIFF(torch 2.13):
+    # 中: torch.compile 的 dynamo 只特殊处理 torch 自己的 BackwardHook；我们的类会被当作普通代码追踪，
+    #     而这里的 grad_fn 名称检查在追踪时无法成立。禁止 dynamo 进入本方法：钩子的搭建在即时模式下
+    #     完成（一次图中断），钩子调用与梯度与 torch 编译后的结果相同。
+    # EN: dynamo (torch.compile) special-cases only torch's own BackwardHook; ours would be traced as
+    #     ordinary code, where the grad_fn name check below cannot hold. Keeping dynamo out of this
+    #     method sets the hooks up eagerly (one graph break); hook calls and gradients match torch's.
+    @torch._disable_dynamo
     def _apply_on_tensors(self, fn, args):
         r"""Route the tensors of `args` through one identity node and pass its `grad_fn` to `fn`. / 让 `args` 中的张量穿过一个恒等节点，并把其 `grad_fn` 交给 `fn`。
 
