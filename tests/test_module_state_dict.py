@@ -234,3 +234,31 @@ def test_state_dict_load_across_namespaces():
     theirs2 = build(tnn)
     theirs2.load_state_dict(ours.state_dict())
     assert theirs2.w.tolist() == theirs.w.tolist()
+
+
+def test_child_dicts_match_torch_with_dotted_names_and_hook_added_keys():
+    # load_state_dict groups the parent's keys by child in one pass; what each child receives must
+    # be exactly torch's per-child filter, including odd names written straight into _modules
+    def scenario(nn):
+        seen = []
+
+        def spy(state_dict, prefix, *rest):
+            seen.append((prefix, list(state_dict)))
+            if prefix == "":
+                state_dict["stray"] = torch.ones(1)  # a key a pre-hook adds
+                state_dict["a.extra"] = torch.ones(1)
+
+        root = nn.Module()
+        root.a = nn.Module()
+        root.a.w = nn.Parameter(torch.zeros(1))
+        root._modules["a.b"] = nn.Module()  # a dotted child name, bypassing add_module
+        root._modules["a.b"].v = nn.Parameter(torch.zeros(1))
+        root.ab = nn.Module()
+        root.ab.u = nn.Parameter(torch.zeros(1))
+        for m in (root, root.a, root._modules["a.b"], root.ab):
+            m._register_load_state_dict_pre_hook(spy)
+        sd = {"a.w": torch.ones(1), "a.b.v": torch.ones(1), "ab.u": torch.ones(1), "abx": torch.ones(1)}
+        result = norm(outcome(root.load_state_dict, sd, strict=False))
+        return seen, repr(result)
+
+    assert_same(scenario)

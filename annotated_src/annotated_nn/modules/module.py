@@ -24,6 +24,11 @@ from typing import Any, Optional, TypeVar, Union, overload
 import torch
 from torch import Tensor, device, dtype
 from torch._prims_common import DeviceLikeType
+# 中: torch 在 _apply 内部才导入 FakeTensor（避免 torch 自身的循环导入）；导入 annotated_nn 时 torch
+# 中: 早已加载了它，所以在这里导入没有代价，还省去每次 _apply 调用时的导入语句。
+# EN: torch imports FakeTensor inside _apply (avoiding an import cycle within torch); by the time
+# EN: annotated_nn is imported torch has loaded it, so importing here is free and spares every _apply call.
+from torch._subclasses.fake_tensor import FakeTensor
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 from typing_extensions import Self
 
@@ -550,6 +555,70 @@ def register_module_full_backward_hook(
     handle = RemovableHandle(_global_backward_hooks)
     _global_backward_hooks[handle.id] = hook
     return handle
+
+
+def _remove_from(name, *dicts_or_sets) -> None:
+    r"""Drop `name` from each given dict or set. / 从给定的每个字典或集合里删掉 `name`。
+
+    === "中文"
+
+        `Module.__setattr__` 用它保证一个名字只存在于一处：例如把原本的普通属性改赋为参数时，
+        先把它从实例字典删掉。torch 把它写成 `__setattr__` 里的嵌套函数，于是每次赋值（包括普通属性）
+        都要新建一个闭包；写在模块级别就省掉了这一步，行为相同。
+
+    === "English"
+
+        `Module.__setattr__` uses it to keep a name in one place only: when a plain attribute is
+        re-assigned as a parameter, say, it is first removed from the instance dict. torch nests
+        it inside `__setattr__`, which builds a closure on every assignment (plain attributes
+        included); at module level that step is saved, with the same behaviour.
+
+    Args:
+        name: The attribute name. / 属性名。
+        *dicts_or_sets: The containers to clean. / 需要清理的容器。
+    """
+    for d in dicts_or_sets:
+        if name in d:
+            if isinstance(d, dict):
+                del d[name]
+            else:
+                d.discard(name)
+
+
+def _group_keys_by_child(state_dict, prefix):
+    r"""Group the keys under `prefix` by the child name that follows it. / 按前缀之后的子模块名给键分组。
+
+    === "中文"
+
+        `"layer1.0.conv.weight"` 在前缀 `"layer1."` 下属于子模块 `"0"`。返回 `{子模块名: {键: 值}}`，
+        每组保持原字典中的顺序；不以 `prefix` 开头的键、以及前缀之后没有点号的键（属于模块自己）
+        都不进入任何组。`load_state_dict` 用它一次性切分父模块的字典，而不是为每个子模块各扫描一遍。
+
+    === "English"
+
+        Under the prefix `"layer1."`, `"layer1.0.conv.weight"` belongs to the child `"0"`. The
+        result maps child name to `{key: value}`, each group in the original order; keys outside
+        `prefix`, and keys with no dot after it (the module's own), join no group.
+        `load_state_dict` uses it to split a parent's dict in one pass instead of one scan per child.
+
+    Args:
+        state_dict: The parent's keys and values. / 父模块的键值。
+        prefix: The parent's key prefix. / 父模块的键前缀。
+
+    Returns:
+        The groups by child name. / 按子模块名分好的组。
+    """
+    start = len(prefix)
+    groups: dict[str, dict[str, Any]] = {}
+    for key, value in state_dict.items():
+        dot = key.find(".", start)
+        if dot >= 0 and key.startswith(prefix):
+            child_name = key[start:dot]
+            group = groups.get(child_name)
+            if group is None:
+                group = groups[child_name] = {}
+            group[key] = value
+    return groups
 
 
 def _forward_unimplemented(self, *input: Any) -> None:
@@ -1225,8 +1294,6 @@ class Module:
             for module in self.children():
                 module._apply(fn)
 
-        from torch._subclasses.fake_tensor import FakeTensor
-
         def compute_should_use_set_data(tensor, tensor_applied) -> bool:
             r"""Decide between "set .data" and "overwrite". / 决定用“设置 .data”还是“覆盖”。
 
@@ -1259,6 +1326,11 @@ class Module:
                 return False
 
         should_use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
+        # 中: 整个调用共用一个 no_grad 对象：它只在进入时记下梯度开关、退出时恢复，可以依次重复进入；
+        # 中: 像 torch 那样每个张量新建一个，要多一次对象构造，比张量操作本身还贵。
+        # EN: One no_grad object for the whole call: it only saves the grad mode on entry and restores
+        # EN: it on exit, so it can be entered again and again; a new one per tensor, as torch does, costs an object construction dearer than the tensor operation itself.
+        no_grad = torch.no_grad()
 
         for key, param in self._parameters.items():
             if param is None:
@@ -1267,7 +1339,7 @@ class Module:
             # 中: 否则 fn(param) 会带 grad_fn）。
             # EN: Compute the new tensor under no_grad so the conversion is not recorded
             # EN: (parameters are leaves; otherwise fn(param) would get a grad_fn).
-            with torch.no_grad():
+            with no_grad:
                 param_applied = fn(param)
             p_should_use_set_data = compute_should_use_set_data(param, param_applied)
 
@@ -1303,7 +1375,7 @@ class Module:
                 self._parameters[key] = out_param
 
             if param_grad is not None:
-                with torch.no_grad():
+                with no_grad:
                     grad_applied = fn(param_grad)
                 g_should_use_set_data = compute_should_use_set_data(param_grad, grad_applied)
                 if p_should_use_swap_tensors:
@@ -2539,33 +2611,12 @@ class Module:
             RuntimeError: Non-persistent buffer with an overridden `register_buffer`. / 覆盖的 `register_buffer` 不支持非持久缓冲区。
         """
 
-        def remove_from(*dicts_or_sets) -> None:
-            r"""Drop `name` from each given dict or set. / 从给定的每个字典或集合里删掉 `name`。
-
-            === "中文"
-
-                保证一个名字只存在于一处：例如把原本的普通属性改赋为参数时，先把它从实例字典删掉。
-
-            === "English"
-
-                Keeps a name in one place only: when a plain attribute is re-assigned as a
-                parameter, say, it is first removed from the instance dict.
-
-            Args:
-                *dicts_or_sets: The containers to clean. / 需要清理的容器。
-            """
-            for d in dicts_or_sets:
-                if name in d:
-                    if isinstance(d, dict):
-                        del d[name]
-                    else:
-                        d.discard(name)
-
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            remove_from(
+            _remove_from(
+                name,
                 self.__dict__,
                 self._buffers,
                 self._modules,
@@ -2584,7 +2635,8 @@ class Module:
             if isinstance(value, Module):
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
-                remove_from(
+                _remove_from(
+                    name,
                     self.__dict__,
                     self._parameters,
                     self._buffers,
@@ -2880,14 +2932,15 @@ class Module:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
 
-        local_metadata = dict(version=self._version)
+        local_metadata = {"version": self._version}
         # 中: 用户传入的普通 dict 没有 _metadata，这时就不记录版本。
         # EN: A plain dict passed in by the user has no _metadata; then no version is recorded.
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
 
-        for hook in self._state_dict_pre_hooks.values():
-            hook(self, prefix, keep_vars)
+        if self._state_dict_pre_hooks:
+            for hook in self._state_dict_pre_hooks.values():
+                hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
@@ -2896,14 +2949,15 @@ class Module:
                     prefix=prefix + name + ".",
                     keep_vars=keep_vars,
                 )
-        for hook in self._state_dict_hooks.values():
-            hook_result = hook(self, destination, prefix, local_metadata)
-            if not getattr(hook, "_from_public_api", False):
-                if hook_result is not None:
-                    destination = hook_result
-            else:
-                if hook_result is not None:
-                    raise RuntimeError("state_dict post-hook must return None")
+        if self._state_dict_hooks:
+            for hook in self._state_dict_hooks.values():
+                hook_result = hook(self, destination, prefix, local_metadata)
+                if not getattr(hook, "_from_public_api", False):
+                    if hook_result is not None:
+                        destination = hook_result
+                else:
+                    if hook_result is not None:
+                        raise RuntimeError("state_dict post-hook must return None")
         return destination
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
@@ -3052,6 +3106,9 @@ class Module:
         local_state = {k: v for k, v in local_name_params if v is not None}
         assign_to_params_buffers = local_metadata.get("assign_to_params_buffers", False)
         use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
+        # 中: 与 _apply 相同，整个调用共用一个 no_grad 对象，依次进入。
+        # EN: As in _apply, one no_grad object for the whole call, entered in turn.
+        no_grad = torch.no_grad()
 
         for name, param in local_state.items():
             key = prefix + name
@@ -3093,7 +3150,7 @@ class Module:
                     )
 
                 try:
-                    with torch.no_grad():
+                    with no_grad:
                         if use_swap_tensors:
                             new_input_param = param.module_load(
                                 input_param, assign=assign_to_params_buffers
@@ -3261,12 +3318,25 @@ class Module:
                 unexpected_keys,
                 error_msgs,
             )
+            # DIFF(torch 2.13):
+            # 中: torch 为每个子模块把父模块的键整体扫描一遍（键数 × 子模块数次 startswith）；这里只扫描
+            # 中: 一遍，按前缀后的第一段分组，每个子模块得到的字典与 torch 的逐键相同、顺序相同。
+            # 中: 名字含点的子模块（只能绕过 add_module 直接写入 _modules）仍按 torch 的方式过滤。
+            # EN: torch scans all of the parent's keys once per child (keys × children startswith calls);
+            # EN: here one pass groups them by the first atom after the prefix, and each child gets the same keys in the same order as with torch.
+            # EN: A child whose name holds a dot (only possible by writing _modules directly) is still filtered torch's way.
+            groups = None
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
-                    child_state_dict = {
-                        k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
-                    }
+                    if "." in name:
+                        child_state_dict = {
+                            k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
+                        }
+                    else:
+                        if groups is None:
+                            groups = _group_keys_by_child(local_state_dict, prefix)
+                        child_state_dict = groups.get(name, {})
                     load(child, child_state_dict, child_prefix)  # noqa: F821
 
             # 中: 后置钩子可以就地修改这两个列表，从而影响最终的严格检查。
