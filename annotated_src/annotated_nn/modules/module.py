@@ -2843,14 +2843,14 @@ class Module:
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
+        non_persistent = self._non_persistent_buffers_set
         for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers_set:
+            if buf is not None and name not in non_persistent:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
-        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
         # 中: 看的是类有没有覆盖 get_extra_state，而不是实例属性。
         # EN: What counts is whether the class overrides get_extra_state, not an instance attribute.
         if getattr(self.__class__, "get_extra_state", Module.get_extra_state) is not Module.get_extra_state:
-            destination[extra_state_key] = self.get_extra_state()
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     # 中: 与 torch 相同，把类型变量放在类体里，供 state_dict 的重载标注使用。
     # EN: As in torch, the type variable lives in the class body, for state_dict's overloads.
@@ -2913,7 +2913,7 @@ class Module:
         """
         # 中: 兼容旧的位置参数写法 state_dict(destination, prefix, keep_vars)，但发出弃用警告。
         # EN: Accept the old positional form state_dict(destination, prefix, keep_vars), with a deprecation warning.
-        if len(args) > 0:
+        if args:
             warnings.warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
                 "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
