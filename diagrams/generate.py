@@ -176,25 +176,21 @@ def inheritance_dot(library: str) -> str:
 
 
 def reference_models() -> "OrderedDict[str, object]":
-    """Instances of the reference models that can be built without arguments. / 可无参构造的参考模型实例。"""
-    import annotated_nn
-
+    """Instances of the reference models, built by their builder functions. / 用构造函数建出的参考模型实例。"""
     models: OrderedDict[str, object] = OrderedDict()
     try:
         mod = importlib.import_module("annotated_examples.models")
     except ImportError:
         return models
-    for name, obj in vars(mod).items():
-        if (
-            inspect.isclass(obj)
-            and obj.__module__ == mod.__name__
-            and issubclass(obj, annotated_nn.Module)
-            and not name.startswith("_")
-        ):
-            try:
-                models[name] = obj()
-            except TypeError:
-                continue
+    builders = [
+        ("SimpleNet", "build_simplenet"),
+        ("MLP", "build_mlp"),
+        ("ResNet18", "resnet18"),
+        ("TransformerClassifier", "build_transformer_classifier"),
+    ]
+    for name, builder in builders:
+        if hasattr(mod, builder):
+            models[name] = getattr(mod, builder)()
     return models
 
 
