@@ -86,7 +86,10 @@ def cases(nn):
         "state_dict() 1k-leaf tree": (lambda: mid.state_dict(), 10),
         "state_dict() 1k-leaf tree, buffers only": (lambda: buffers_only.state_dict(), 10),
         "load_state_dict() 1k-leaf tree": (lambda: mid.load_state_dict(mid_sd), 5),
-        "to(torch.float64) 100-leaf tree": (lambda: conv_tree.to(torch.float64).to(torch.float32), 20),
+        "to(torch.float64) 100-leaf tree": (
+            lambda: conv_tree.to(torch.float64).to(torch.float32),
+            20,
+        ),
     }
 
 
@@ -98,7 +101,9 @@ def main():
     rounds = 3 if args.quick else args.rounds
 
     theirs, ours = cases(tnn), cases(ann)
-    print(f"torch {torch.__version__}; {rounds} interleaved rounds; ratio = annotated_nn / torch.nn (lower is faster)")
+    print(
+        f"torch {torch.__version__}; {rounds} interleaved rounds; ratio = annotated_nn / torch.nn (lower is faster)"
+    )
     print(f"| {'case':44} | {'torch.nn':>12} | {'annotated_nn':>12} | {'ratio':>6} |")
     print(f"|{'-' * 46}|{'-' * 14}|{'-' * 14}|{'-' * 8}|")
     worst = 0.0

@@ -68,7 +68,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--steps", type=int, default=5, help="steps per library per round")
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: less noise)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="torch CPU threads (default 1: less noise)"
+    )
     parser.add_argument("--quick", action="store_true", help="3 rounds of 2 steps")
     args = parser.parse_args()
     if args.quick:

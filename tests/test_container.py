@@ -206,9 +206,7 @@ def test_container_deprecation_and_registration():
                 pass
 
             s = Sub(x=Lin(1))
-        rec.append(
-            [(w.category.__name__, str(w.message), w.filename == __file__) for w in caught]
-        )
+        rec.append([(w.category.__name__, str(w.message), w.filename == __file__) for w in caught])
         rec.append(nn.Container.__deprecated__)
         rec.append(snap(c))
         rec.append(snap(s))
@@ -618,7 +616,11 @@ def test_parameterlist_values_and_wrapping():
         rec.append(catch(lambda: pl()))
         rec.append(catch(lambda: pl.forward(1)))
         meta = nn.ParameterList(
-            [torch.empty(2, 2, device="meta"), torch.empty(0, dtype=torch.float16), torch.tensor(1.0)]
+            [
+                torch.empty(2, 2, device="meta"),
+                torch.empty(0, dtype=torch.float16),
+                torch.tensor(1.0),
+            ]
         )
         rec.append(repr(meta))
         rec.append(catch(lambda: nn.ParameterList([torch.ones(2, dtype=torch.int64)])))

@@ -24,7 +24,9 @@ import torch.nn.functional as F
 import annotated_nn
 from annotated_examples.models import build_simplenet
 
-pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo")
+pytestmark = pytest.mark.skipif(
+    not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
+)
 
 WORLD_SIZE = 2
 BATCH = 8
@@ -58,11 +60,16 @@ def _worker(rank, port, out_dir):
         x, y = _data()
         share = BATCH // WORLD_SIZE
         optimizer = torch.optim.SGD(model.parameters(), lr=LR)
-        loss = F.cross_entropy(ddp(x[rank * share : (rank + 1) * share]), y[rank * share : (rank + 1) * share])
+        loss = F.cross_entropy(
+            ddp(x[rank * share : (rank + 1) * share]), y[rank * share : (rank + 1) * share]
+        )
         loss.backward()
         optimizer.step()
         torch.save(
-            {"params": {n: p.detach().clone() for n, p in model.named_parameters()}, "facts": facts},
+            {
+                "params": {n: p.detach().clone() for n, p in model.named_parameters()},
+                "facts": facts,
+            },
             os.path.join(out_dir, f"rank{rank}.pt"),
         )
     finally:

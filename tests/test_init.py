@@ -61,13 +61,27 @@ def test_all_matches_torch():
 def test_signatures_match(name):
     import inspect
 
-    assert str(inspect.signature(getattr(ours, name))) == str(inspect.signature(getattr(theirs, name)))
+    assert str(inspect.signature(getattr(ours, name))) == str(
+        inspect.signature(getattr(theirs, name))
+    )
 
 
 @pytest.mark.parametrize(
     "nonlinearity",
-    ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-     "conv_transpose3d", "sigmoid", "tanh", "relu", "leaky_relu", "selu"],
+    [
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+        "sigmoid",
+        "tanh",
+        "relu",
+        "leaky_relu",
+        "selu",
+    ],
 )
 @pytest.mark.parametrize("param", [None, 0, 0.2, 3, math.sqrt(5)])
 def test_calculate_gain(nonlinearity, param):
@@ -110,8 +124,17 @@ def test_uniform_normal(shape, seed, use_generator):
 )
 def test_trunc_normal(dtype, seed, mean, std, a, b):
     for use_generator in (False, True):
-        res = run_both("trunc_normal_", (17, 13), mean, std, a, b, seed=seed, dtype=dtype,
-                       use_generator=use_generator)
+        res = run_both(
+            "trunc_normal_",
+            (17, 13),
+            mean,
+            std,
+            a,
+            b,
+            seed=seed,
+            dtype=dtype,
+            use_generator=use_generator,
+        )
         assert_same_bits(res)
         t = res[1][0]
         assert t.min() >= a - 1e-2 and t.max() <= b + 1e-2
@@ -157,8 +180,15 @@ def test_eye_error(shape):
 
 @pytest.mark.parametrize(
     "shape,groups",
-    [((3, 16, 5), 1), ((3, 16, 5, 5), 1), ((4, 2, 3, 3, 3), 1), ((6, 4, 4, 4), 2),
-     ((3, 24, 5, 5), 3), ((8, 2, 4), 4), ((2, 5, 2, 2), 1)],
+    [
+        ((3, 16, 5), 1),
+        ((3, 16, 5, 5), 1),
+        ((4, 2, 3, 3, 3), 1),
+        ((6, 4, 4, 4), 2),
+        ((3, 24, 5, 5), 3),
+        ((8, 2, 4), 4),
+        ((2, 5, 2, 2), 1),
+    ],
 )
 def test_dirac(shape, groups):
     assert_same_bits(run_both("dirac_", shape, groups))
@@ -205,16 +235,29 @@ def test_bad_mode():
 def test_xavier(shape, seed, use_generator):
     for name in ("xavier_uniform_", "xavier_normal_"):
         assert_same_bits(run_both(name, shape, seed=seed, use_generator=use_generator))
-        assert_same_bits(run_both(name, shape, gain=theirs.calculate_gain("relu"), seed=seed,
-                                  use_generator=use_generator))
+        assert_same_bits(
+            run_both(
+                name,
+                shape,
+                gain=theirs.calculate_gain("relu"),
+                seed=seed,
+                use_generator=use_generator,
+            )
+        )
 
 
 @pytest.mark.parametrize("shape", SHAPES_2D_PLUS)
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"a": math.sqrt(5)}, {"mode": "fan_out", "nonlinearity": "relu"},
-     {"nonlinearity": "tanh"}, {"a": 0.2, "mode": "FAN_OUT"}, {"nonlinearity": "selu"}],
+    [
+        {},
+        {"a": math.sqrt(5)},
+        {"mode": "fan_out", "nonlinearity": "relu"},
+        {"nonlinearity": "tanh"},
+        {"a": 0.2, "mode": "FAN_OUT"},
+        {"nonlinearity": "selu"},
+    ],
 )
 def test_kaiming(shape, seed, kwargs):
     for name in ("kaiming_uniform_", "kaiming_normal_"):
@@ -232,7 +275,9 @@ def test_kaiming_zero_element_warns(name, shape):
             warnings.simplefilter("always")
             assert getattr(mod, name)(t) is t
         records.append([(x.category, str(x.message)) for x in w])
-    assert records[0] == records[1] == [(UserWarning, "Initializing zero-element tensors is a no-op")]
+    assert (
+        records[0] == records[1] == [(UserWarning, "Initializing zero-element tensors is a no-op")]
+    )
 
 
 @pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 4), (6, 2, 3), (3, 4, 2, 2), (1, 6)])
@@ -259,7 +304,10 @@ def test_sparse(shape, sparsity, seed):
 
 
 def test_sparse_errors():
-    assert raises_same("sparse_", torch.empty(3, 4, 5), 0.1) == "Only tensors with 2 dimensions are supported"
+    assert (
+        raises_same("sparse_", torch.empty(3, 4, 5), 0.1)
+        == "Only tensors with 2 dimensions are supported"
+    )
     raises_same("sparse_", torch.empty(3), 0.1)
     for mod in (theirs, ours):
         t = torch.empty(3, 3, device="meta")
@@ -269,16 +317,33 @@ def test_sparse_errors():
 def test_inplace_on_leaf_parameter_no_graph():
     for nn in (torch.nn, annotated_nn):
         p = nn.Parameter(torch.empty(4, 3))
-        for name in ("uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "kaiming_normal_",
-                     "orthogonal_", "constant_", "ones_", "zeros_", "eye_"):
+        for name in (
+            "uniform_",
+            "normal_",
+            "trunc_normal_",
+            "xavier_uniform_",
+            "kaiming_normal_",
+            "orthogonal_",
+            "constant_",
+            "ones_",
+            "zeros_",
+            "eye_",
+        ):
             args = (0.5,) if name == "constant_" else ()
             out = getattr(nn.init, name)(p, *args)
             assert out is p and p.grad_fn is None and p.requires_grad and p.is_leaf
 
 
 DEPRECATED = {
-    "uniform": (), "normal": (), "constant": (0.5,), "eye": (), "xavier_uniform": (),
-    "xavier_normal": (), "kaiming_uniform": (), "kaiming_normal": (), "orthogonal": (),
+    "uniform": (),
+    "normal": (),
+    "constant": (0.5,),
+    "eye": (),
+    "xavier_uniform": (),
+    "xavier_normal": (),
+    "kaiming_uniform": (),
+    "kaiming_normal": (),
+    "orthogonal": (),
     "sparse": (0.2,),
 }
 
@@ -325,10 +390,22 @@ class _Traced(torch.Tensor):
 
 @pytest.mark.parametrize(
     "name,args",
-    [("uniform_", ()), ("normal_", ()), ("constant_", (1.0,)), ("kaiming_uniform_", ()),
-     ("kaiming_normal_", ()), ("xavier_uniform_", ()), ("xavier_normal_", ()), ("ones_", ()),
-     ("zeros_", ()), ("orthogonal_", ()), ("eye_", ()), ("sparse_", (0.3,)),
-     ("trunc_normal_", ()), ("trunc_normal_", (0.0, 1.0, 1.5, 2.5))],
+    [
+        ("uniform_", ()),
+        ("normal_", ()),
+        ("constant_", (1.0,)),
+        ("kaiming_uniform_", ()),
+        ("kaiming_normal_", ()),
+        ("xavier_uniform_", ()),
+        ("xavier_normal_", ()),
+        ("ones_", ()),
+        ("zeros_", ()),
+        ("orthogonal_", ()),
+        ("eye_", ()),
+        ("sparse_", (0.3,)),
+        ("trunc_normal_", ()),
+        ("trunc_normal_", (0.0, 1.0, 1.5, 2.5)),
+    ],
 )
 def test_torch_function_dispatch(name, args):
     seen = []

@@ -66,39 +66,73 @@ def test_class_attributes_match(name):
         ann_t = {k: norm(repr(v)) for k, v in cls_t.__dict__.get("__annotations__", {}).items()}
         ann_o = {k: norm(repr(v)) for k, v in cls_o.__dict__.get("__annotations__", {}).items()}
         assert ann_o == ann_t, cls_t
-        methods_t = sorted(k for k, v in cls_t.__dict__.items() if callable(v) and not k.startswith("__") or k in ("__init__", "__setstate__"))
-        methods_o = sorted(k for k, v in cls_o.__dict__.items() if callable(v) and not k.startswith("__") or k in ("__init__", "__setstate__"))
+        methods_t = sorted(
+            k
+            for k, v in cls_t.__dict__.items()
+            if callable(v) and not k.startswith("__") or k in ("__init__", "__setstate__")
+        )
+        methods_o = sorted(
+            k
+            for k, v in cls_o.__dict__.items()
+            if callable(v) and not k.startswith("__") or k in ("__init__", "__setstate__")
+        )
         assert methods_o == methods_t, cls_t
 
 
 # ---------------------------------------------------------------- simple activations
 
 ACT_CASES = [
-    ("ReLU", (), {}), ("ReLU", (True,), {}),
-    ("Hardtanh", (), {}), ("Hardtanh", (-2.0, 3.0, True), {}), ("Hardtanh", (-2, 3), {}),
-    ("ReLU6", (), {}), ("ReLU6", (), {"inplace": True}),
-    ("Sigmoid", (), {}), ("Tanh", (), {}),
-    ("SiLU", (), {}), ("SiLU", (True,), {}),
-    ("Mish", (), {}), ("Mish", (), {"inplace": True}),
-    ("ELU", (), {}), ("ELU", (0.5, True), {}),
-    ("GELU", (), {}), ("GELU", ("tanh",), {}),
-    ("LeakyReLU", (), {}), ("LeakyReLU", (0.2, True), {}),
-    ("PReLU", (), {}), ("PReLU", (3, 0.1), {}), ("PReLU", (3,), {"dtype": torch.float64}),
-    ("Softmax", (), {"dim": 1}), ("Softmax", (-1,), {}),
-    ("LogSoftmax", (1,), {}), ("LogSoftmax", (), {"dim": 0}),
-    ("Threshold", (0.1, 20.0), {}), ("Threshold", (0.1, -2), {"inplace": True}),
-    ("RReLU", (), {}), ("RReLU", (0.1, 0.3, True), {}),
-    ("Hardsigmoid", (), {}), ("Hardsigmoid", (True,), {}),
-    ("Hardswish", (), {}), ("Hardswish", (), {"inplace": True}),
-    ("CELU", (), {}), ("CELU", (0.5, True), {}),
-    ("SELU", (), {}), ("SELU", (True,), {}),
-    ("GLU", (), {}), ("GLU", (0,), {}),
-    ("Hardshrink", (), {}), ("Hardshrink", (0.3,), {}),
+    ("ReLU", (), {}),
+    ("ReLU", (True,), {}),
+    ("Hardtanh", (), {}),
+    ("Hardtanh", (-2.0, 3.0, True), {}),
+    ("Hardtanh", (-2, 3), {}),
+    ("ReLU6", (), {}),
+    ("ReLU6", (), {"inplace": True}),
+    ("Sigmoid", (), {}),
+    ("Tanh", (), {}),
+    ("SiLU", (), {}),
+    ("SiLU", (True,), {}),
+    ("Mish", (), {}),
+    ("Mish", (), {"inplace": True}),
+    ("ELU", (), {}),
+    ("ELU", (0.5, True), {}),
+    ("GELU", (), {}),
+    ("GELU", ("tanh",), {}),
+    ("LeakyReLU", (), {}),
+    ("LeakyReLU", (0.2, True), {}),
+    ("PReLU", (), {}),
+    ("PReLU", (3, 0.1), {}),
+    ("PReLU", (3,), {"dtype": torch.float64}),
+    ("Softmax", (), {"dim": 1}),
+    ("Softmax", (-1,), {}),
+    ("LogSoftmax", (1,), {}),
+    ("LogSoftmax", (), {"dim": 0}),
+    ("Threshold", (0.1, 20.0), {}),
+    ("Threshold", (0.1, -2), {"inplace": True}),
+    ("RReLU", (), {}),
+    ("RReLU", (0.1, 0.3, True), {}),
+    ("Hardsigmoid", (), {}),
+    ("Hardsigmoid", (True,), {}),
+    ("Hardswish", (), {}),
+    ("Hardswish", (), {"inplace": True}),
+    ("CELU", (), {}),
+    ("CELU", (0.5, True), {}),
+    ("SELU", (), {}),
+    ("SELU", (True,), {}),
+    ("GLU", (), {}),
+    ("GLU", (0,), {}),
+    ("Hardshrink", (), {}),
+    ("Hardshrink", (0.3,), {}),
     ("LogSigmoid", (), {}),
-    ("Softplus", (), {}), ("Softplus", (2.0, 1.0), {}),
-    ("Softshrink", (), {}), ("Softshrink", (0.2,), {}),
-    ("Softsign", (), {}), ("Tanhshrink", (), {}),
-    ("Softmin", (), {"dim": 1}), ("Softmin", (2,), {}),
+    ("Softplus", (), {}),
+    ("Softplus", (2.0, 1.0), {}),
+    ("Softshrink", (), {}),
+    ("Softshrink", (0.2,), {}),
+    ("Softsign", (), {}),
+    ("Tanhshrink", (), {}),
+    ("Softmin", (), {"dim": 1}),
+    ("Softmin", (2,), {}),
     ("Softmax2d", (), {}),
 ]
 
@@ -213,9 +247,15 @@ def _mha_inputs(m, kind, seed=2, dtype=torch.float32):
 
 MASKS = {
     "none": lambda L, S, N, H: {},
-    "bool_attn": lambda L, S, N, H: {"attn_mask": torch.triu(torch.ones(L, S, dtype=torch.bool), 1)},
+    "bool_attn": lambda L, S, N, H: {
+        "attn_mask": torch.triu(torch.ones(L, S, dtype=torch.bool), 1)
+    },
     "float_attn3d": lambda L, S, N, H: {"attn_mask": torch.randn(N * H, L, S)},
-    "kpm": lambda L, S, N, H: {"key_padding_mask": torch.tensor([[0] * S, [0] * (S - 2) + [1, 1], [0, 1] + [0] * (S - 2)], dtype=torch.bool)},
+    "kpm": lambda L, S, N, H: {
+        "key_padding_mask": torch.tensor(
+            [[0] * S, [0] * (S - 2) + [1, 1], [0, 1] + [0] * (S - 2)], dtype=torch.bool
+        )
+    },
     "both_bool": lambda L, S, N, H: {
         "attn_mask": torch.triu(torch.ones(L, S, dtype=torch.bool), 1),
         "key_padding_mask": torch.tensor([[0] * S, [0] * (S - 1) + [1], [0] * S], dtype=torch.bool),
@@ -247,22 +287,52 @@ def test_mha_forward_backward_train(case, mask, weights):
             q, k, v = _mha_inputs(m, kind, dtype=kwargs.get("dtype", torch.float32))
             if kind == "self" and mask == "causal" or kind != "self" and mask == "causal":
                 L = S = q.shape[1 if m.batch_first else 0]
-                extra = {"attn_mask": torch.triu(torch.full((L, S), float("-inf"), dtype=q.dtype), 1), "is_causal": True}
+                extra = {
+                    "attn_mask": torch.triu(torch.full((L, S), float("-inf"), dtype=q.dtype), 1),
+                    "is_causal": True,
+                }
                 if kind != "self":
-                    extra = {"attn_mask": torch.triu(torch.full((L, k.shape[1 if m.batch_first else 0]), float("-inf"), dtype=q.dtype), 1)}
+                    extra = {
+                        "attn_mask": torch.triu(
+                            torch.full(
+                                (L, k.shape[1 if m.batch_first else 0]),
+                                float("-inf"),
+                                dtype=q.dtype,
+                            ),
+                            1,
+                        )
+                    }
             else:
                 L, S = q.shape[1 if m.batch_first else 0], k.shape[1 if m.batch_first else 0]
                 extra = MASKS[mask](L, S, 3, m.num_heads)
-                extra = {key: (val.to(q.dtype) if val.is_floating_point() else val) for key, val in extra.items()}
+                extra = {
+                    key: (val.to(q.dtype) if val.is_floating_point() else val)
+                    for key, val in extra.items()
+                }
             q = q.clone().requires_grad_()
             torch.manual_seed(7)
-            res = outcome(m, q, k if kind != "self" else q, v if kind != "self" else q,
-                          need_weights=need_weights, average_attn_weights=average, **extra)
+            res = outcome(
+                m,
+                q,
+                k if kind != "self" else q,
+                v if kind != "self" else q,
+                need_weights=need_weights,
+                average_attn_weights=average,
+                **extra,
+            )
             if res[0] == "ok":
                 out, w = res[1]
                 out.nan_to_num().sum().backward()
-                res = ("ok", [n for n, _ in m.named_parameters()],
-                       (out.detach(), w if w is None else w.detach(), q.grad, [p.grad for p in m.parameters()]))
+                res = (
+                    "ok",
+                    [n for n, _ in m.named_parameters()],
+                    (
+                        out.detach(),
+                        w if w is None else w.detach(),
+                        q.grad,
+                        [p.grad for p in m.parameters()],
+                    ),
+                )
             results.append(res)
         if results[0][0] == "raise":
             assert results[1] == results[0]
@@ -273,8 +343,11 @@ def test_mha_forward_backward_train(case, mask, weights):
 
 @pytest.mark.parametrize(
     "batch_first,mask,need_weights,average",
-    [(bf, mask, *WEIGHTS[(i + j) % 3]) for i, bf in enumerate([True, False])
-     for j, mask in enumerate(["none", "bool_attn", "kpm", "both_bool"])]
+    [
+        (bf, mask, *WEIGHTS[(i + j) % 3])
+        for i, bf in enumerate([True, False])
+        for j, mask in enumerate(["none", "bool_attn", "kpm", "both_bool"])
+    ]
     + [(True, "kpm", True, False), (True, "both_bool", False, True)],
 )
 def test_mha_eval_no_grad_fast_path_matches_exactly(batch_first, mask, need_weights, average):
@@ -315,8 +388,13 @@ def test_mha_errors_and_setstate():
         lambda nn: nn.MultiheadAttention(0, 2),
         lambda nn: nn.MultiheadAttention(8, -1),
         lambda nn: nn.MultiheadAttention(7, 2),
-        lambda nn: nn.MultiheadAttention(8, 2)(torch.zeros(3, 2, 8), torch.zeros(3, 2, 8), torch.zeros(3, 2, 8),
-                                               key_padding_mask=torch.zeros(2, 3), attn_mask=torch.zeros(3, 3, dtype=torch.bool)),
+        lambda nn: nn.MultiheadAttention(8, 2)(
+            torch.zeros(3, 2, 8),
+            torch.zeros(3, 2, 8),
+            torch.zeros(3, 2, 8),
+            key_padding_mask=torch.zeros(2, 3),
+            attn_mask=torch.zeros(3, 3, dtype=torch.bool),
+        ),
     ]:
         t, o = same_outcome(scenario)
     results = []
@@ -327,7 +405,9 @@ def test_mha_errors_and_setstate():
         fresh = type(m).__new__(type(m))
         fresh.__setstate__(state)
         clone = copy.deepcopy(m)
-        results.append((fresh._qkv_same_embed_dim, norm(repr(clone)), describe_state_dict(clone.state_dict())))
+        results.append(
+            (fresh._qkv_same_embed_dim, norm(repr(clone)), describe_state_dict(clone.state_dict()))
+        )
     assert results[1][0] is True and results[1][1:] == results[0][1:]
 
 
@@ -348,16 +428,32 @@ def test_mha_meta_and_double_moves():
 # ---------------------------------------------------------------- losses
 
 LOSS_CASES = [
-    ("L1Loss", {}), ("L1Loss", {"reduction": "sum"}), ("L1Loss", {"reduction": "none"}),
-    ("MSELoss", {}), ("MSELoss", {"reduction": "none"}),
-    ("NLLLoss", {}), ("NLLLoss", {"ignore_index": 1}), ("NLLLoss", {"weight": torch.tensor([1.0, 2.0, 0.5])}),
+    ("L1Loss", {}),
+    ("L1Loss", {"reduction": "sum"}),
+    ("L1Loss", {"reduction": "none"}),
+    ("MSELoss", {}),
+    ("MSELoss", {"reduction": "none"}),
+    ("NLLLoss", {}),
+    ("NLLLoss", {"ignore_index": 1}),
+    ("NLLLoss", {"weight": torch.tensor([1.0, 2.0, 0.5])}),
     ("NLLLoss", {"reduction": "sum", "weight": torch.tensor([1.0, 2.0, 0.5]), "ignore_index": 0}),
-    ("CrossEntropyLoss", {}), ("CrossEntropyLoss", {"label_smoothing": 0.2}),
+    ("CrossEntropyLoss", {}),
+    ("CrossEntropyLoss", {"label_smoothing": 0.2}),
     ("CrossEntropyLoss", {"ignore_index": 2, "weight": torch.tensor([0.3, 1.0, 2.0])}),
     ("CrossEntropyLoss", {"reduction": "none", "label_smoothing": 0.1}),
-    ("BCELoss", {}), ("BCELoss", {"weight": torch.tensor([1.0, 2.0, 3.0])}), ("BCELoss", {"reduction": "sum"}),
-    ("BCEWithLogitsLoss", {}), ("BCEWithLogitsLoss", {"pos_weight": torch.tensor([1.0, 3.0, 0.5])}),
-    ("BCEWithLogitsLoss", {"weight": torch.tensor([2.0, 1.0, 1.0]), "pos_weight": torch.tensor([2.0, 3.0, 0.5]), "reduction": "none"}),
+    ("BCELoss", {}),
+    ("BCELoss", {"weight": torch.tensor([1.0, 2.0, 3.0])}),
+    ("BCELoss", {"reduction": "sum"}),
+    ("BCEWithLogitsLoss", {}),
+    ("BCEWithLogitsLoss", {"pos_weight": torch.tensor([1.0, 3.0, 0.5])}),
+    (
+        "BCEWithLogitsLoss",
+        {
+            "weight": torch.tensor([2.0, 1.0, 1.0]),
+            "pos_weight": torch.tensor([2.0, 3.0, 0.5]),
+            "reduction": "none",
+        },
+    ),
 ]
 
 
@@ -396,16 +492,26 @@ def test_cross_entropy_probability_targets_and_spatial():
     idx = torch.randint(0, 3, (2, 4, 4))
     outs = []
     for nn in (tnn, OURS):
-        outs.append((nn.CrossEntropyLoss(label_smoothing=0.1)(x, p), nn.CrossEntropyLoss(ignore_index=1)(x, idx),
-                     nn.NLLLoss(reduction="none")(x.log_softmax(1), idx)))
+        outs.append(
+            (
+                nn.CrossEntropyLoss(label_smoothing=0.1)(x, p),
+                nn.CrossEntropyLoss(ignore_index=1)(x, idx),
+                nn.NLLLoss(reduction="none")(x.log_softmax(1), idx),
+            )
+        )
     torch.testing.assert_close(outs[1], outs[0])
 
 
 @pytest.mark.parametrize("name", LOSS_NAMES)
 @pytest.mark.parametrize(
     "legacy",
-    [{"size_average": False}, {"reduce": False}, {"size_average": True, "reduce": True},
-     {"size_average": False, "reduce": True, "reduction": "none"}, {"reduce": False, "reduction": "sum"}],
+    [
+        {"size_average": False},
+        {"reduce": False},
+        {"size_average": True, "reduce": True},
+        {"size_average": False, "reduce": True, "reduction": "none"},
+        {"reduce": False, "reduction": "sum"},
+    ],
 )
 def test_legacy_reduction_args_warn_like_torch(name, legacy):
     t, o = same_outcome(lambda nn: getattr(nn, name)(**legacy).reduction)
@@ -417,7 +523,9 @@ def test_legacy_reduction_args_warn_like_torch(name, legacy):
     [
         lambda nn: nn.L1Loss(reduction="bad")(torch.zeros(2), torch.zeros(2)),
         lambda nn: nn.MSELoss(reduction="elementwise_mean")(torch.ones(2), torch.zeros(2)).item(),
-        lambda nn: nn.CrossEntropyLoss(label_smoothing=1.5)(torch.zeros(2, 3), torch.tensor([0, 1])),
+        lambda nn: nn.CrossEntropyLoss(label_smoothing=1.5)(
+            torch.zeros(2, 3), torch.tensor([0, 1])
+        ),
         lambda nn: nn.NLLLoss()(torch.zeros(2, 3), torch.tensor([0, 5])),
         lambda nn: nn.BCELoss()(torch.full((2,), 2.0), torch.zeros(2)),
         lambda nn: nn.L1Loss()(torch.zeros(2), torch.zeros(3)),
@@ -453,21 +561,56 @@ _X, _Y = torch.randn(4, 3), torch.randn(4, 3)
 _SIGN = torch.tensor([1.0, -1.0, 1.0, -1.0])
 OTHER_LOSSES = [
     ("PoissonNLLLoss", (), {}, lambda: (_X, _Y.abs())),
-    ("PoissonNLLLoss", (False, True), {"eps": 1e-3, "reduction": "sum"}, lambda: (_X.abs(), _Y.abs())),
+    (
+        "PoissonNLLLoss",
+        (False, True),
+        {"eps": 1e-3, "reduction": "sum"},
+        lambda: (_X.abs(), _Y.abs()),
+    ),
     ("GaussianNLLLoss", (), {}, lambda: (_X, _Y, _Y.abs() + 0.1)),
-    ("GaussianNLLLoss", (), {"full": True, "eps": 1e-3, "reduction": "none"}, lambda: (_X, _Y, 0.5)),
+    (
+        "GaussianNLLLoss",
+        (),
+        {"full": True, "eps": 1e-3, "reduction": "none"},
+        lambda: (_X, _Y, 0.5),
+    ),
     ("KLDivLoss", (), {"reduction": "batchmean"}, lambda: (_X.log_softmax(1), _Y.softmax(1))),
-    ("KLDivLoss", (), {"log_target": True, "reduction": "sum"}, lambda: (_X.log_softmax(1), _Y.log_softmax(1))),
+    (
+        "KLDivLoss",
+        (),
+        {"log_target": True, "reduction": "sum"},
+        lambda: (_X.log_softmax(1), _Y.log_softmax(1)),
+    ),
     ("HingeEmbeddingLoss", (0.5,), {}, lambda: (_X, torch.sign(_Y))),
-    ("MultiLabelMarginLoss", (), {}, lambda: (_X, torch.tensor([[0, 2, -1], [1, -1, 0], [2, 1, 0], [-1, 0, 0]]))),
+    (
+        "MultiLabelMarginLoss",
+        (),
+        {},
+        lambda: (_X, torch.tensor([[0, 2, -1], [1, -1, 0], [2, 1, 0], [-1, 0, 0]])),
+    ),
     ("SmoothL1Loss", (), {"beta": 0.5}, lambda: (_X, _Y)),
     ("HuberLoss", (), {"delta": 0.7, "reduction": "sum"}, lambda: (_X, _Y)),
     ("SoftMarginLoss", (), {}, lambda: (_X, torch.sign(_Y))),
-    ("MultiLabelSoftMarginLoss", (), {"weight": torch.tensor([1.0, 2.0, 3.0])}, lambda: (_X, (_Y > 0).float())),
+    (
+        "MultiLabelSoftMarginLoss",
+        (),
+        {"weight": torch.tensor([1.0, 2.0, 3.0])},
+        lambda: (_X, (_Y > 0).float()),
+    ),
     ("CosineEmbeddingLoss", (0.2,), {}, lambda: (_X, _Y, _SIGN)),
     ("MarginRankingLoss", (0.1,), {"reduction": "none"}, lambda: (_X[:, 0], _Y[:, 0], _SIGN)),
-    ("MultiMarginLoss", (2, 0.5), {"weight": torch.tensor([1.0, 0.5, 2.0])}, lambda: (_X, torch.tensor([0, 1, 2, 1]))),
-    ("TripletMarginLoss", (), {"margin": 0.5, "p": 1.0, "swap": True}, lambda: (_X, _Y, _Y.flip(0))),
+    (
+        "MultiMarginLoss",
+        (2, 0.5),
+        {"weight": torch.tensor([1.0, 0.5, 2.0])},
+        lambda: (_X, torch.tensor([0, 1, 2, 1])),
+    ),
+    (
+        "TripletMarginLoss",
+        (),
+        {"margin": 0.5, "p": 1.0, "swap": True},
+        lambda: (_X, _Y, _Y.flip(0)),
+    ),
 ]
 
 
@@ -511,11 +654,15 @@ def test_ctc_loss_matches():
         lambda nn: nn.TripletMarginLoss(margin=0.0),
         lambda nn: nn.PoissonNLLLoss(size_average=False).reduction,
         lambda nn: nn.KLDivLoss(reduce=False).reduction,
-        lambda nn: nn.GaussianNLLLoss(reduction="sum")(torch.zeros(2, 3), torch.zeros(2, 3), torch.ones(2, 4)),
+        lambda nn: nn.GaussianNLLLoss(reduction="sum")(
+            torch.zeros(2, 3), torch.zeros(2, 3), torch.ones(2, 4)
+        ),
         lambda nn: nn.GaussianNLLLoss(full=True).reduction,
         lambda nn: nn.KLDivLoss()(torch.zeros(2, 3), torch.ones(2, 3)).item(),
         lambda nn: repr(nn.NLLLoss2d(ignore_index=3)),
-        lambda nn: nn.NLLLoss2d()(torch.zeros(1, 3, 2, 2), torch.zeros(1, 2, 2, dtype=torch.long)).item(),
+        lambda nn: nn.NLLLoss2d()(
+            torch.zeros(1, 3, 2, 2), torch.zeros(1, 2, 2, dtype=torch.long)
+        ).item(),
     ],
 )
 def test_other_loss_errors_and_warnings(scenario):
@@ -537,7 +684,8 @@ def test_public_paths_and_all_lists():
 
     assert our_activation.__all__ == tnn.modules.activation.__all__
     assert our_loss.__all__ == [
-        n for n in tnn.modules.loss.__all__
+        n
+        for n in tnn.modules.loss.__all__
         if n not in ("LinearCrossEntropyLoss", "TripletMarginWithDistanceLoss")
     ]
     for m in (our_activation, our_loss):

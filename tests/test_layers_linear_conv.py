@@ -48,7 +48,11 @@ def forward_backward(module, inputs, **kwargs):
 
 def assert_same_run(a, b, exact=True):
     (ya, xa, pa), (yb, xb, pb) = a, b
-    check = (lambda u, v: torch.testing.assert_close(u, v, rtol=0, atol=0)) if exact else torch.testing.assert_close
+    check = (
+        (lambda u, v: torch.testing.assert_close(u, v, rtol=0, atol=0))
+        if exact
+        else torch.testing.assert_close
+    )
     check(yb, ya)
     for u, v in zip(xa, xb):
         if u is None:
@@ -69,21 +73,63 @@ CASES = [
     ("Bilinear", (4, 5, 3), {}, [(6, 4), (6, 5)], {}),
     ("Bilinear", (4, 5, 3), {"bias": False}, [(6, 4), (6, 5)], {}),
     ("Conv1d", (4, 6, 3), {}, [(2, 4, 9)], {}),
-    ("Conv1d", (4, 6, 3), {"stride": 2, "padding": 1, "dilation": 2, "groups": 2}, [(2, 4, 11)], {}),
-    ("Conv1d", (4, 6, 4), {"padding": "same", "dilation": 3, "padding_mode": "reflect"}, [(2, 4, 12)], {}),
+    (
+        "Conv1d",
+        (4, 6, 3),
+        {"stride": 2, "padding": 1, "dilation": 2, "groups": 2},
+        [(2, 4, 11)],
+        {},
+    ),
+    (
+        "Conv1d",
+        (4, 6, 4),
+        {"padding": "same", "dilation": 3, "padding_mode": "reflect"},
+        [(2, 4, 12)],
+        {},
+    ),
     ("Conv1d", (4, 6, 3), {"padding": "valid", "bias": False}, [(4, 9)], {}),
     ("Conv2d", (1, 6, 3), {}, [(2, 1, 8, 8)], {}),
-    ("Conv2d", (4, 8, (3, 2)), {"stride": (2, 1), "padding": (1, 2), "groups": 4}, [(2, 4, 7, 6)], {}),
+    (
+        "Conv2d",
+        (4, 8, (3, 2)),
+        {"stride": (2, 1), "padding": (1, 2), "groups": 4},
+        [(2, 4, 7, 6)],
+        {},
+    ),
     ("Conv2d", (3, 4, 3), {"padding": 2, "padding_mode": "circular"}, [(2, 3, 6, 5)], {}),
     ("Conv2d", (3, 4, 3), {"padding": (1, 2), "padding_mode": "replicate"}, [(3, 6, 5)], {}),
     ("Conv2d", (3, 4, (2, 4)), {"padding": "same", "dilation": (2, 1)}, [(1, 3, 6, 7)], {}),
     ("Conv2d", (3, 4, 3), {"padding": "same", "padding_mode": "reflect"}, [(1, 3, 6, 7)], {}),
     ("Conv3d", (2, 4, 3), {}, [(1, 2, 5, 5, 5)], {}),
-    ("Conv3d", (2, 4, (1, 2, 3)), {"padding": 1, "padding_mode": "replicate", "bias": False}, [(2, 4, 5, 6)], {}),
+    (
+        "Conv3d",
+        (2, 4, (1, 2, 3)),
+        {"padding": 1, "padding_mode": "replicate", "bias": False},
+        [(2, 4, 5, 6)],
+        {},
+    ),
     ("ConvTranspose1d", (4, 6, 3), {}, [(2, 4, 7)], {}),
-    ("ConvTranspose1d", (4, 6, 3), {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2, "dilation": 2}, [(2, 4, 7)], {}),
-    ("ConvTranspose2d", (4, 6, 3), {"stride": 2, "padding": 1}, [(2, 4, 5, 5)], {"output_size": [10, 10]}),
-    ("ConvTranspose2d", (4, 6, (3, 2)), {"stride": (2, 3), "bias": False}, [(4, 5, 5)], {"output_size": (6, 11, 15)}),
+    (
+        "ConvTranspose1d",
+        (4, 6, 3),
+        {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2, "dilation": 2},
+        [(2, 4, 7)],
+        {},
+    ),
+    (
+        "ConvTranspose2d",
+        (4, 6, 3),
+        {"stride": 2, "padding": 1},
+        [(2, 4, 5, 5)],
+        {"output_size": [10, 10]},
+    ),
+    (
+        "ConvTranspose2d",
+        (4, 6, (3, 2)),
+        {"stride": (2, 3), "bias": False},
+        [(4, 5, 5)],
+        {"output_size": (6, 11, 15)},
+    ),
     ("ConvTranspose3d", (2, 3, 2), {"stride": 2, "output_padding": 1}, [(1, 2, 3, 3, 3)], {}),
 ]
 
@@ -196,11 +242,15 @@ def canon_sets(result):
     """
     if result[0] != "raise":
         return result
-    msg = re.sub(r"\{([^{}]*)\}", lambda m: "{" + ", ".join(sorted(m.group(1).split(", "))) + "}", result[2])
+    msg = re.sub(
+        r"\{([^{}]*)\}", lambda m: "{" + ", ".join(sorted(m.group(1).split(", "))) + "}", result[2]
+    )
     return (result[0], result[1], msg)
 
 
-@pytest.mark.parametrize("name,args,kwargs", ERROR_CASES, ids=[f"{c[0]}{c[2]}" for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    "name,args,kwargs", ERROR_CASES, ids=[f"{c[0]}{c[2]}" for c in ERROR_CASES]
+)
 def test_constructor_errors(name, args, kwargs):
     theirs = outcome(build, tnn, name, *args, **kwargs)
     ours = outcome(build, annotated_nn, name, *args, **kwargs)
@@ -252,9 +302,19 @@ def test_reversed_padding_and_attributes():
     ):
         t = build(tnn, "Conv2d", 2, 2, (4, 3), **kwargs)
         o = build(annotated_nn, "Conv2d", 2, 2, (4, 3), **kwargs)
-        keys = ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation",
-                "transposed", "output_padding", "groups", "padding_mode",
-                "_reversed_padding_repeated_twice"]
+        keys = [
+            "in_channels",
+            "out_channels",
+            "kernel_size",
+            "stride",
+            "padding",
+            "dilation",
+            "transposed",
+            "output_padding",
+            "groups",
+            "padding_mode",
+            "_reversed_padding_repeated_twice",
+        ]
         assert [getattr(o, k) for k in keys] == [getattr(t, k) for k in keys]
         assert [type(getattr(o, k)) for k in keys] == [type(getattr(t, k)) for k in keys]
 
@@ -283,8 +343,12 @@ def test_pickle_and_deepcopy_roundtrip():
 def test_conv_transpose_mixin_deprecated():
     results = []
     for conv in (tnn.modules.conv, our_conv):
+
         def make():
-            return conv._ConvTransposeMixin(2, 3, (3,), (1,), (0,), (1,), True, (0,), 1, True, "zeros")
+            return conv._ConvTransposeMixin(
+                2, 3, (3,), (1,), (0,), (1,), True, (0,), 1, True, "zeros"
+            )
+
         m, warns = record_warnings(make)
         results.append((warns, norm(repr(m)), [c.__name__ for c in type(m).__mro__]))
     assert results[1] == results[0]
@@ -302,10 +366,26 @@ def test_non_dynamically_quantizable_linear():
 
 
 CLASS_NAMES = [
-    "_ConvNd", "Conv1d", "Conv2d", "Conv3d", "_ConvTransposeNd", "ConvTranspose1d",
-    "ConvTranspose2d", "ConvTranspose3d", "_ConvTransposeMixin", "_LazyConvXdMixin",
-    "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
-    "LazyConvTranspose3d", "Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear",
+    "_ConvNd",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "_ConvTransposeNd",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "_ConvTransposeMixin",
+    "_LazyConvXdMixin",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+    "Identity",
+    "Linear",
+    "NonDynamicallyQuantizableLinear",
+    "Bilinear",
     "LazyLinear",
 ]
 
@@ -327,10 +407,21 @@ def test_class_shape_matches_torch(name):
     t, o = find_class("torch", name), find_class("ours", name)
     assert [c.__name__ for c in o.__mro__] == [c.__name__ for c in t.__mro__]
     assert o.__dict__.get("__constants__") == t.__dict__.get("__constants__")
-    assert list(o.__dict__.get("__annotations__", {})) == list(t.__dict__.get("__annotations__", {}))
+    assert list(o.__dict__.get("__annotations__", {})) == list(
+        t.__dict__.get("__annotations__", {})
+    )
     assert getattr(o, "__constants__", None) == getattr(t, "__constants__", None)
-    own = sorted(k for k, v in vars(t).items() if callable(v) or isinstance(v, (classmethod, staticmethod)))
-    assert sorted(k for k, v in vars(o).items() if callable(v) or isinstance(v, (classmethod, staticmethod))) == own
+    own = sorted(
+        k for k, v in vars(t).items() if callable(v) or isinstance(v, (classmethod, staticmethod))
+    )
+    assert (
+        sorted(
+            k
+            for k, v in vars(o).items()
+            if callable(v) or isinstance(v, (classmethod, staticmethod))
+        )
+        == own
+    )
     for meth in own:
         if meth.startswith("__") and meth not in ("__init__", "__setstate__"):
             continue
@@ -359,7 +450,18 @@ def test_linear_bound_is_one_over_sqrt_fan_in():
 
 def test_train_eval_and_extra_repr_byte_identical():
     for name, args, kwargs in [
-        ("Conv2d", (2, 4, 3), {"stride": 2, "padding": 1, "dilation": 2, "groups": 2, "bias": False, "padding_mode": "circular"}),
+        (
+            "Conv2d",
+            (2, 4, 3),
+            {
+                "stride": 2,
+                "padding": 1,
+                "dilation": 2,
+                "groups": 2,
+                "bias": False,
+                "padding_mode": "circular",
+            },
+        ),
         ("ConvTranspose2d", (2, 4, 3), {"output_padding": 1, "stride": 2}),
         ("Conv1d", (2, 4, 3), {"padding": "same"}),
         ("Bilinear", (2, 3, 4), {"bias": False}),
@@ -373,7 +475,9 @@ def test_train_eval_and_extra_repr_byte_identical():
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
 @pytest.mark.cuda
-@pytest.mark.parametrize("name,args,shape", [("Linear", (5, 3), (4, 5)), ("Conv2d", (2, 3, 3), (1, 2, 6, 6))])
+@pytest.mark.parametrize(
+    "name,args,shape", [("Linear", (5, 3), (4, 5)), ("Conv2d", (2, 3, 3), (1, 2, 6, 6))]
+)
 def test_cuda_construct_and_move(name, args, shape):
     x = torch.randn(shape, device="cuda")
     for make in (

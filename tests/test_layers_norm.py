@@ -42,7 +42,9 @@ def run_steps(module, shape, steps=3, seed=1):
     torch.manual_seed(seed)
     results = []
     for _ in range(steps):
-        x = torch.randn(*shape, dtype=next(iter(module.parameters()), torch.empty(0)).dtype, requires_grad=True)
+        x = torch.randn(
+            *shape, dtype=next(iter(module.parameters()), torch.empty(0)).dtype, requires_grad=True
+        )
         y = module(x)
         (y * torch.arange(y.numel(), dtype=y.dtype).view_as(y)).sum().backward()
         results.append((y.detach(), x.grad))
@@ -87,7 +89,9 @@ def test_class_attributes_match(name):
 
 def test_module_all_lists():
     assert our_normalization.__all__ == tnn.modules.normalization.__all__
-    assert our_batchnorm.__all__ == [n for n in tnn.modules.batchnorm.__all__ if n != "SyncBatchNorm"]
+    assert our_batchnorm.__all__ == [
+        n for n in tnn.modules.batchnorm.__all__ if n != "SyncBatchNorm"
+    ]
 
 
 # ---------------------------------------------------------------- construction, repr, state dict
@@ -202,7 +206,9 @@ def test_batchnorm_running_stats_train_then_eval(name, kwargs):
     assert describe_state_dict(o.state_dict()) == describe_state_dict(t.state_dict())
     t.eval()
     o.eval()
-    assert_runs_match(run_steps(t, BN_INPUT[name], steps=2, seed=5), run_steps(o, BN_INPUT[name], steps=2, seed=5))
+    assert_runs_match(
+        run_steps(t, BN_INPUT[name], steps=2, seed=5), run_steps(o, BN_INPUT[name], steps=2, seed=5)
+    )
     assert describe_state_dict(o.state_dict()) == describe_state_dict(t.state_dict())
     # reset goes back to the initial state
     t.reset_running_stats()
@@ -278,7 +284,9 @@ def test_load_old_state_dict_without_counter(version, strict):
         res = outcome(m.load_state_dict, sd, strict=strict)
         results.append(
             (
-                res if res[0] == "raise" else ("ok", sorted(res[1].missing_keys), sorted(res[1].unexpected_keys)),
+                res
+                if res[0] == "raise"
+                else ("ok", sorted(res[1].missing_keys), sorted(res[1].unexpected_keys)),
                 describe_state_dict(m.state_dict()),
                 sorted(sd.keys()),
             )
@@ -301,7 +309,9 @@ def test_load_old_state_dict_on_meta_module_uses_fresh_zero():
         inner_meta = type(sd)(inner)
         inner_meta._metadata = {"": {"version": 1}}
         res = m.load_state_dict(inner_meta, assign=True)
-        results.append((sorted(res.missing_keys), describe_state_dict(m.state_dict()), sorted(inner_meta)))
+        results.append(
+            (sorted(res.missing_keys), describe_state_dict(m.state_dict()), sorted(inner_meta))
+        )
     assert results[1] == results[0]
 
 
@@ -331,7 +341,12 @@ def test_dtype_and_meta_moves(name):
 
 
 def test_deepcopy_and_pickle_roundtrip():
-    for name, args in [("BatchNorm1d", (3,)), ("LayerNorm", (3,)), ("GroupNorm", (1, 3)), ("RMSNorm", (3,))]:
+    for name, args in [
+        ("BatchNorm1d", (3,)),
+        ("LayerNorm", (3,)),
+        ("GroupNorm", (1, 3)),
+        ("RMSNorm", (3,)),
+    ]:
         m = build(OURS, name, *args)
         for clone in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
             assert repr(clone) == repr(m)
@@ -342,7 +357,10 @@ def test_deepcopy_and_pickle_roundtrip():
 
 
 @pytest.mark.parametrize("name", BN_NAMES)
-@pytest.mark.parametrize("kwargs", [{}, {"affine": False}, {"track_running_stats": False}, {"bias": False, "momentum": None}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"affine": False}, {"track_running_stats": False}, {"bias": False, "momentum": None}],
+)
 def test_lazy_batchnorm_matches(name, kwargs):
     lazy = "Lazy" + name
     results = []
@@ -371,7 +389,9 @@ def test_lazy_batchnorm_wrong_dim_and_state_dict_before_init():
         m = nn.LazyBatchNorm2d()
         assert outcome(m, torch.zeros(2, 3))[0] == "raise"
     t, o = tnn.LazyBatchNorm1d(), OURS.LazyBatchNorm1d()
-    assert norm(str(outcome(o, torch.zeros(2, 3, 4, 5)))) == norm(str(outcome(t, torch.zeros(2, 3, 4, 5))))
+    assert norm(str(outcome(o, torch.zeros(2, 3, 4, 5)))) == norm(
+        str(outcome(t, torch.zeros(2, 3, 4, 5)))
+    )
     assert [type(v).__name__ for v in o.state_dict().values()] == [
         type(v).__name__ for v in t.state_dict().values()
     ]

@@ -75,7 +75,13 @@ CASES = [
     ("MaxPool1d", (3,), {}, [X1], {}),
     ("MaxPool1d", (3, 2, 1, 2), {"return_indices": True, "ceil_mode": True}, [X1], {}),
     ("MaxPool2d", (2,), {}, [X2], {}),
-    ("MaxPool2d", ((3, 2),), {"stride": (2, 1), "padding": 1, "dilation": (1, 2), "return_indices": True}, [X2], {}),
+    (
+        "MaxPool2d",
+        ((3, 2),),
+        {"stride": (2, 1), "padding": 1, "dilation": (1, 2), "return_indices": True},
+        [X2],
+        {},
+    ),
     ("MaxPool3d", (2,), {"ceil_mode": True}, [X3], {}),
     ("AvgPool1d", (3,), {"stride": 2, "padding": 1, "count_include_pad": False}, [X1], {}),
     ("AvgPool2d", (3,), {"padding": 1, "ceil_mode": True, "divisor_override": 2}, [X2], {}),
@@ -94,7 +100,13 @@ CASES = [
     ("FractionalMaxPool2d", (2,), {"output_size": 3}, [X2], {}),
     ("FractionalMaxPool2d", ((2, 3),), {"output_ratio": 0.5, "return_indices": True}, [X2], {}),
     ("FractionalMaxPool3d", (2,), {"output_ratio": (0.5, 0.6, 0.7)}, [X3], {}),
-    ("FractionalMaxPool2d", (2,), {"output_size": 3, "_random_samples": torch.rand(2, 3, 2)}, [X2], {}),
+    (
+        "FractionalMaxPool2d",
+        (2,),
+        {"output_size": 3, "_random_samples": torch.rand(2, 3, 2)},
+        [X2],
+        {},
+    ),
     ("Flatten", (), {}, [X3], {}),
     ("Flatten", (0, 2), {}, [X3], {}),
     ("Unflatten", (1, (3, 1)), {}, [X2], {}),
@@ -107,12 +119,36 @@ CASES = [
     ("AlphaDropout", (0.2,), {}, [(4, 5)], {}),
     ("FeatureAlphaDropout", (0.4,), {"inplace": True}, [X2], {}),
     ("Embedding", (10, 3), {}, [torch.tensor([[1, 2, 4], [4, 3, 9]])], {}),
-    ("Embedding", (10, 3), {"padding_idx": -2, "scale_grad_by_freq": True}, [torch.tensor([8, 8, 1])], {}),
-    ("Embedding", (10, 3), {"padding_idx": 0, "max_norm": 1.0, "norm_type": 1.0}, [torch.tensor([0, 2, 2])], {}),
+    (
+        "Embedding",
+        (10, 3),
+        {"padding_idx": -2, "scale_grad_by_freq": True},
+        [torch.tensor([8, 8, 1])],
+        {},
+    ),
+    (
+        "Embedding",
+        (10, 3),
+        {"padding_idx": 0, "max_norm": 1.0, "norm_type": 1.0},
+        [torch.tensor([0, 2, 2])],
+        {},
+    ),
     ("Embedding", (10, 3), {"sparse": True}, [torch.tensor([1, 5])], {}),
     ("EmbeddingBag", (10, 3), {}, [torch.tensor([[1, 2], [4, 5]])], {}),
-    ("EmbeddingBag", (10, 3), {"mode": "sum", "padding_idx": 2, "max_norm": 2.0}, [torch.tensor([1, 2, 4, 5, 4, 3])], {"offsets": torch.tensor([0, 4])}),
-    ("EmbeddingBag", (10, 3), {"mode": "max", "include_last_offset": True, "norm_type": 3}, [torch.tensor([1, 2, 4, 5])], {"offsets": torch.tensor([0, 1, 4])}),
+    (
+        "EmbeddingBag",
+        (10, 3),
+        {"mode": "sum", "padding_idx": 2, "max_norm": 2.0},
+        [torch.tensor([1, 2, 4, 5, 4, 3])],
+        {"offsets": torch.tensor([0, 4])},
+    ),
+    (
+        "EmbeddingBag",
+        (10, 3),
+        {"mode": "max", "include_last_offset": True, "norm_type": 3},
+        [torch.tensor([1, 2, 4, 5])],
+        {"offsets": torch.tensor([0, 1, 4])},
+    ),
 ]
 
 
@@ -144,7 +180,9 @@ def test_construct_and_forward_train_and_eval(case):
     assert observe(ours) == observe(theirs)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if not isinstance(c[3][0], torch.Tensor)], ids=case_id)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if not isinstance(c[3][0], torch.Tensor)], ids=case_id
+)
 def test_float64_and_meta(case):
     name, args, kwargs, specs, fkw = case
     kwargs = {k: v for k, v in kwargs.items() if k not in ("_random_samples", "inplace")}
@@ -224,7 +262,9 @@ ERROR_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,args,kwargs", ERROR_CASES, ids=[f"{c[0]}{c[1]}{list(c[2])}" for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    "name,args,kwargs", ERROR_CASES, ids=[f"{c[0]}{c[1]}{list(c[2])}" for c in ERROR_CASES]
+)
 def test_constructor_errors(name, args, kwargs):
     theirs = outcome(build, tnn, name, *args, **kwargs)
     ours = outcome(build, annotated_nn, name, *args, **kwargs)
@@ -253,7 +293,11 @@ def test_forward_errors(name, args, x):
 
 def test_embedding_from_pretrained():
     w = torch.tensor([[1.0, 2.3, 3.0], [4.0, 5.1, 6.3], [0.5, 0.5, 0.5]])
-    for kwargs in ({}, {"freeze": False, "padding_idx": 1, "max_norm": 2.0}, {"sparse": True, "norm_type": 1.0}):
+    for kwargs in (
+        {},
+        {"freeze": False, "padding_idx": 1, "max_norm": 2.0},
+        {"sparse": True, "norm_type": 1.0},
+    ):
         theirs = tnn.Embedding.from_pretrained(w.clone(), **kwargs)
         ours = annotated_nn.Embedding.from_pretrained(w.clone(), **kwargs)
         assert observe(ours) == observe(theirs)
@@ -262,8 +306,12 @@ def test_embedding_from_pretrained():
             assert_same_run(run(theirs, [idx]), run(ours, [idx]))
         else:
             torch.testing.assert_close(ours(idx), theirs(idx), rtol=0, atol=0)
-        bag_t = tnn.EmbeddingBag.from_pretrained(w.clone(), **{k: v for k, v in kwargs.items() if k != "sparse"})
-        bag_o = annotated_nn.EmbeddingBag.from_pretrained(w.clone(), **{k: v for k, v in kwargs.items() if k != "sparse"})
+        bag_t = tnn.EmbeddingBag.from_pretrained(
+            w.clone(), **{k: v for k, v in kwargs.items() if k != "sparse"}
+        )
+        bag_o = annotated_nn.EmbeddingBag.from_pretrained(
+            w.clone(), **{k: v for k, v in kwargs.items() if k != "sparse"}
+        )
         assert observe(bag_o) == observe(bag_t)
         torch.testing.assert_close(bag_o(idx), bag_t(idx), rtol=0, atol=0)
     # 中: from_pretrained 与传入的张量共享内存。
@@ -300,33 +348,52 @@ def test_avgpool3d_setstate_old_pickle():
 
 
 def test_pickle_roundtrip():
-    for m in (annotated_nn.MaxPool2d(2), annotated_nn.Embedding(4, 2), annotated_nn.Dropout(0.1), annotated_nn.Unflatten(1, (2, 2))):
+    for m in (
+        annotated_nn.MaxPool2d(2),
+        annotated_nn.Embedding(4, 2),
+        annotated_nn.Dropout(0.1),
+        annotated_nn.Unflatten(1, (2, 2)),
+    ):
         clone = pickle.loads(pickle.dumps(m))
         assert type(clone) is type(m) and repr(clone) == repr(m)
         assert describe_state_dict(clone.state_dict()) == describe_state_dict(m.state_dict())
 
 
 def own_methods(cls):
-    return sorted(k for k, v in vars(cls).items() if callable(v) or isinstance(v, (classmethod, staticmethod)))
+    return sorted(
+        k for k, v in vars(cls).items() if callable(v) or isinstance(v, (classmethod, staticmethod))
+    )
 
 
 def test_class_shapes_match_torch():
     for t_mod, o_mod in PAIRS:
         assert o_mod.__all__ == t_mod.__all__
-        t_classes = {k: v for k, v in vars(t_mod).items() if inspect.isclass(v) and v.__module__ == t_mod.__name__}
-        o_classes = {k: v for k, v in vars(o_mod).items() if inspect.isclass(v) and v.__module__ == o_mod.__name__}
+        t_classes = {
+            k: v
+            for k, v in vars(t_mod).items()
+            if inspect.isclass(v) and v.__module__ == t_mod.__name__
+        }
+        o_classes = {
+            k: v
+            for k, v in vars(o_mod).items()
+            if inspect.isclass(v) and v.__module__ == o_mod.__name__
+        }
         assert sorted(o_classes) == sorted(t_classes)
         for name, t in t_classes.items():
             o = o_classes[name]
             assert [c.__name__ for c in o.__mro__] == [c.__name__ for c in t.__mro__], name
             assert o.__dict__.get("__constants__") == t.__dict__.get("__constants__"), name
-            assert list(o.__dict__.get("__annotations__", {})) == list(t.__dict__.get("__annotations__", {})), name
+            assert list(o.__dict__.get("__annotations__", {})) == list(
+                t.__dict__.get("__annotations__", {})
+            ), name
             assert own_methods(o) == own_methods(t), name
             for meth in own_methods(t):
                 if meth.startswith("__") and meth not in ("__init__", "__setstate__"):
                     continue
-                ps = lambda f: [(p.name, p.kind, p.default if not isinstance(p.default, torch.Tensor) else "T")
-                                for p in inspect.signature(f).parameters.values()]
+                ps = lambda f: [
+                    (p.name, p.kind, p.default if not isinstance(p.default, torch.Tensor) else "T")
+                    for p in inspect.signature(f).parameters.values()
+                ]
                 assert ps(getattr(o, meth)) == ps(getattr(t, meth)), (name, meth)
         for name in t_mod.__all__:
             assert getattr(annotated_nn, name) is getattr(o_mod, name)
@@ -349,8 +416,16 @@ def test_ntuple(name):
 
 def test_reverse_repeat_and_list_with_default():
     for t, n in (((1, 2), 2), ((1, 2, 3), 1), ((), 3), ((4,), 3)):
-        assert our_utils._reverse_repeat_tuple(t, n) == tnn.modules.utils._reverse_repeat_tuple(t, n)
-    for out, defaults in (([None, 7], [1, 3, 10, 20]), (5, [1, 2]), ([None], [3, 4]), ([1, 2], [3, 4]), ((None, None, 2), [1, 2, 3, 4])):
+        assert our_utils._reverse_repeat_tuple(t, n) == tnn.modules.utils._reverse_repeat_tuple(
+            t, n
+        )
+    for out, defaults in (
+        ([None, 7], [1, 3, 10, 20]),
+        (5, [1, 2]),
+        ([None], [3, 4]),
+        ([1, 2], [3, 4]),
+        ((None, None, 2), [1, 2, 3, 4]),
+    ):
         assert outcome(our_utils._list_with_default, out, defaults) == outcome(
             tnn.modules.utils._list_with_default, out, defaults
         )
@@ -359,11 +434,21 @@ def test_reverse_repeat_and_list_with_default():
 def test_consume_prefix_in_state_dict_if_present():
     def make():
         sd = OrderedDict([("module.a.weight", 1), ("b", 2), ("module.c", 3), ("modulex", 4)])
-        sd._metadata = OrderedDict([("", {"version": 1}), ("module", {"version": 2}), ("module.a", {"version": 3}), ("b", {})])
+        sd._metadata = OrderedDict(
+            [
+                ("", {"version": 1}),
+                ("module", {"version": 2}),
+                ("module.a", {"version": 3}),
+                ("b", {}),
+            ]
+        )
         return sd
 
     results = []
-    for fn in (tnn.modules.utils.consume_prefix_in_state_dict_if_present, our_utils.consume_prefix_in_state_dict_if_present):
+    for fn in (
+        tnn.modules.utils.consume_prefix_in_state_dict_if_present,
+        our_utils.consume_prefix_in_state_dict_if_present,
+    ):
         sd = make()
         assert fn(sd, "module.") is None
         results.append((list(sd.items()), list(sd._metadata.items())))

@@ -20,7 +20,14 @@ def describe_value(v):
         return None
     if is_uninit(v):
         return ("uninitialized", type(v).__name__, v.requires_grad)
-    return (type(v).__name__, tuple(v.shape), v.dtype, v.device.type, None if v.is_meta else v.tolist(), v.requires_grad)
+    return (
+        type(v).__name__,
+        tuple(v.shape),
+        v.dtype,
+        v.device.type,
+        None if v.is_meta else v.tolist(),
+        v.requires_grad,
+    )
 
 
 def observe(m):
@@ -28,7 +35,11 @@ def observe(m):
     return (
         type(m).__name__,
         norm(repr(m)),
-        sorted((k, repr(v)) for k, v in vars(m).items() if k in ("in_features", "in_channels", "out_features", "out_channels")),
+        sorted(
+            (k, repr(v))
+            for k, v in vars(m).items()
+            if k in ("in_features", "in_channels", "out_features", "out_channels")
+        ),
         [(n, describe_value(p)) for n, p in m._parameters.items()],
         [(k, describe_value(v)) for k, v in m.state_dict().items()],
         [(k, describe_value(v)) for k, v in m.state_dict(keep_vars=True).items()],
@@ -54,7 +65,13 @@ CASES = [
     ("LazyConv2d", (4, (2, 3)), {"groups": 2, "dilation": 2}, (4, 9, 9), {}),
     ("LazyConv3d", (2, 2), {}, (1, 3, 4, 4, 4), {}),
     ("LazyConvTranspose1d", (4, 3), {"stride": 2}, (2, 3, 5), {}),
-    ("LazyConvTranspose2d", (4, 3), {"stride": 2, "padding": 1}, (1, 2, 5, 5), {"output_size": [10, 10]}),
+    (
+        "LazyConvTranspose2d",
+        (4, 3),
+        {"stride": 2, "padding": 1},
+        (1, 2, 5, 5),
+        {"output_size": [10, 10]},
+    ),
     ("LazyConvTranspose2d", (4, 3), {"groups": 2, "bias": False}, (4, 5, 5), {}),
     ("LazyConvTranspose3d", (2, 2), {"output_padding": 1, "stride": 2}, (1, 3, 2, 2, 2), {}),
 ]
@@ -94,7 +111,9 @@ def test_same_seed_matches_plain_layer(case):
     torch.manual_seed(11)
     lazy(torch.randn(shape), **fkw)
     x = torch.randn(shape)
-    in_size = shape[-1] if name == "LazyLinear" else shape[1 if len(shape) == int(name[-2]) + 2 else 0]
+    in_size = (
+        shape[-1] if name == "LazyLinear" else shape[1 if len(shape) == int(name[-2]) + 2 else 0]
+    )
     plain_name = name.replace("Lazy", "")
     torch.manual_seed(11)
     torch.randn(shape)  # 中: 消耗与上面相同的随机数。 / EN: consume the same numbers as above.
@@ -130,8 +149,12 @@ def test_load_lazy_state_dict_keeps_lazy_and_strict_errors():
         dst = build(nn, "LazyConv2d", 4, 3)
         res = dst.load_state_dict(src.state_dict())
         lin = build(nn, "LazyLinear", 3)
-        partial = outcome(lambda: repr(lin.load_state_dict({"weight": torch.ones(3, 2)}, strict=False)))
-        strict = outcome(lambda: lin.load_state_dict({"weight": torch.ones(3, 2), "bias": torch.ones(4)}))
+        partial = outcome(
+            lambda: repr(lin.load_state_dict({"weight": torch.ones(3, 2)}, strict=False))
+        )
+        strict = outcome(
+            lambda: lin.load_state_dict({"weight": torch.ones(3, 2), "bias": torch.ones(4)})
+        )
         results.append((repr(res), observe(dst), partial, strict, observe(lin)))
     assert results[1] == results[0]
 
@@ -206,8 +229,16 @@ def test_custom_mixin_errors():
         a, b, c = NoInit(), Incomplete(), Complete()
         out = [outcome(a, torch.ones(2)), outcome(b, torch.ones(2))]
         out.append(outcome(lambda: c(torch.ones(2), scale=3).tolist()))
-        out.append((type(c).__name__, tuple(c.w.shape), type(c.w).__name__, len(c._forward_pre_hooks)))
-        out.append([k for k in vars(c) if "hook" in k and not k.startswith("_forward") and not k.startswith("_backward")])
+        out.append(
+            (type(c).__name__, tuple(c.w.shape), type(c.w).__name__, len(c._forward_pre_hooks))
+        )
+        out.append(
+            [
+                k
+                for k in vars(c)
+                if "hook" in k and not k.startswith("_forward") and not k.startswith("_backward")
+            ]
+        )
         return out
 
     theirs, ours = scenario(tnn), scenario(annotated_nn)
@@ -227,7 +258,9 @@ def test_dtype_and_device_before_dry_run():
             m = make()
             before = observe(m)
             p = next(m.parameters())
-            x = torch.randn((2, 4, 5) if "Conv" in type(m).__name__ else (2, 4), dtype=p.dtype, device=p.device)
+            x = torch.randn(
+                (2, 4, 5) if "Conv" in type(m).__name__ else (2, 4), dtype=p.dtype, device=p.device
+            )
             if "Conv2d" in type(m).__name__:
                 x = torch.empty(2, 4, 5, 5, device="meta")
             torch.manual_seed(2)
@@ -265,7 +298,12 @@ def test_sequential_of_lazy_layers_like_the_docs():
         before = norm(repr(net))
         torch.manual_seed(1)
         y = net(torch.ones(10, 10))
-        return before, norm(repr(net)), y.tolist(), [(n, p.tolist()) for n, p in net.named_parameters()]
+        return (
+            before,
+            norm(repr(net)),
+            y.tolist(),
+            [(n, p.tolist()) for n, p in net.named_parameters()],
+        )
 
     assert scenario(annotated_nn) == scenario(tnn)
 
@@ -273,16 +311,28 @@ def test_sequential_of_lazy_layers_like_the_docs():
 def test_lazy_class_shapes():
     t, o = tnn.modules.lazy, our_lazy
     assert o.__all__ == t.__all__
-    assert [c.__name__ for c in o.LazyModuleMixin.__mro__] == [c.__name__ for c in t.LazyModuleMixin.__mro__]
+    assert [c.__name__ for c in o.LazyModuleMixin.__mro__] == [
+        c.__name__ for c in t.LazyModuleMixin.__mro__
+    ]
     own = lambda cls: sorted(k for k, v in vars(cls).items() if callable(v))
     assert own(o.LazyModuleMixin) == own(t.LazyModuleMixin)
     assert o.LazyModuleMixin.cls_to_become is None
     assert sorted(vars(o._LazyProtocol)) == sorted(vars(t._LazyProtocol))
-    for name in ("LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"):
+    for name in (
+        "LazyLinear",
+        "LazyConv1d",
+        "LazyConv2d",
+        "LazyConv3d",
+        "LazyConvTranspose1d",
+        "LazyConvTranspose2d",
+        "LazyConvTranspose3d",
+    ):
         tc, oc = getattr(tnn, name), getattr(annotated_nn, name)
         assert [c.__name__ for c in oc.__mro__] == [c.__name__ for c in tc.__mro__]
         assert oc.cls_to_become is getattr(annotated_nn, tc.cls_to_become.__name__)
-        assert list(oc.__dict__.get("__annotations__", {})) == list(tc.__dict__.get("__annotations__", {}))
+        assert list(oc.__dict__.get("__annotations__", {})) == list(
+            tc.__dict__.get("__annotations__", {})
+        )
 
 
 def test_no_construction_warning_in_2_13():

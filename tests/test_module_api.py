@@ -9,7 +9,11 @@ import torch.nn.modules.module as torch_module_py
 import annotated_nn
 import annotated_nn.modules.module as our_module_py
 
-TORCH_BODY = [k for k in torch.nn.Module.__dict__ if k not in ("__module__", "__doc__", "__dict__", "__weakref__", "__annotations__")]
+TORCH_BODY = [
+    k
+    for k in torch.nn.Module.__dict__
+    if k not in ("__module__", "__doc__", "__dict__", "__weakref__", "__annotations__")
+]
 
 
 def shape_of(sig):
@@ -18,7 +22,13 @@ def shape_of(sig):
 
 
 def test_the_73_functions_are_all_here():
-    functions = [k for k in TORCH_BODY if callable(torch.nn.Module.__dict__[k]) and not isinstance(torch.nn.Module.__dict__[k], type) and k != "T_destination"]
+    functions = [
+        k
+        for k in TORCH_BODY
+        if callable(torch.nn.Module.__dict__[k])
+        and not isinstance(torch.nn.Module.__dict__[k], type)
+        and k != "T_destination"
+    ]
     assert len(functions) == 73
     missing = [k for k in TORCH_BODY if k not in annotated_nn.Module.__dict__]
     assert missing == []
@@ -50,13 +60,24 @@ def test_class_annotations_match_by_name():
 def test_module_level_names():
     assert our_module_py.__all__ == torch_module_py.__all__
     for name in [
-        "_IncompatibleKeys", "_addindent", "_WrappedHook", "_EXTRA_STATE_KEY_SUFFIX",
-        "_forward_unimplemented", "_has_any_global_hook",
-        "_global_buffer_registration_hooks", "_global_module_registration_hooks",
-        "_global_parameter_registration_hooks", "_global_backward_pre_hooks",
-        "_global_backward_hooks", "_global_is_full_backward_hook", "_global_forward_pre_hooks",
-        "_global_forward_hooks", "_global_forward_hooks_always_called",
-        "_global_forward_hooks_with_kwargs", "T", "_grad_t",
+        "_IncompatibleKeys",
+        "_addindent",
+        "_WrappedHook",
+        "_EXTRA_STATE_KEY_SUFFIX",
+        "_forward_unimplemented",
+        "_has_any_global_hook",
+        "_global_buffer_registration_hooks",
+        "_global_module_registration_hooks",
+        "_global_parameter_registration_hooks",
+        "_global_backward_pre_hooks",
+        "_global_backward_hooks",
+        "_global_is_full_backward_hook",
+        "_global_forward_pre_hooks",
+        "_global_forward_hooks",
+        "_global_forward_hooks_always_called",
+        "_global_forward_hooks_with_kwargs",
+        "T",
+        "_grad_t",
     ] + torch_module_py.__all__:
         assert hasattr(our_module_py, name), name
         theirs, ours = getattr(torch_module_py, name), getattr(our_module_py, name)
@@ -66,7 +87,10 @@ def test_module_level_names():
 
 
 def test_public_paths_mirror_torch_nn():
-    assert annotated_nn.modules.module.register_module_forward_hook is our_module_py.register_module_forward_hook
+    assert (
+        annotated_nn.modules.module.register_module_forward_hook
+        is our_module_py.register_module_forward_hook
+    )
     assert annotated_nn.Module is our_module_py.Module
     assert annotated_nn.functional is torch.nn.functional
 

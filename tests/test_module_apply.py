@@ -24,8 +24,13 @@ def state(m):
         g = t.grad if isinstance(t, torch.Tensor) and t.requires_grad else None
         out.append(
             (
-                name, type(t).__name__, str(t.dtype), t.device.type, tuple(t.shape),
-                t.requires_grad, t.is_contiguous(memory_format=torch.channels_last) if t.dim() == 4 else None,
+                name,
+                type(t).__name__,
+                str(t.dtype),
+                t.device.type,
+                tuple(t.shape),
+                t.requires_grad,
+                t.is_contiguous(memory_format=torch.channels_last) if t.dim() == 4 else None,
                 None if g is None else (str(g.dtype), g.device.type),
             )
         )
@@ -35,15 +40,28 @@ def state(m):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda m: m.float(), lambda m: m.double(), lambda m: m.half(), lambda m: m.bfloat16(),
-        lambda m: m.cpu(), lambda m: m.type(torch.float64), lambda m: m.to(torch.float64),
-        lambda m: m.to("meta"), lambda m: m.to(device="meta", dtype=torch.float16),
-        lambda m: m.to(torch.empty(1, dtype=torch.float64)), lambda m: m.to("cpu", torch.float64, True),
-        lambda m: m.to(memory_format=torch.channels_last), lambda m: m.to(torch.complex64),
-        lambda m: m.to(torch.int32), lambda m: m.to("cpu", dtype=torch.long),
-        lambda m: m.to(), lambda m: m.to("nonsense"), lambda m: m.to(1, 2, 3, 4),
-        lambda m: m.to_empty(device="meta"), lambda m: m.to_empty(device="meta", recurse=False),
-        lambda m: m.to_empty(device="cpu"), lambda m: m.share_memory(),
+        lambda m: m.float(),
+        lambda m: m.double(),
+        lambda m: m.half(),
+        lambda m: m.bfloat16(),
+        lambda m: m.cpu(),
+        lambda m: m.type(torch.float64),
+        lambda m: m.to(torch.float64),
+        lambda m: m.to("meta"),
+        lambda m: m.to(device="meta", dtype=torch.float16),
+        lambda m: m.to(torch.empty(1, dtype=torch.float64)),
+        lambda m: m.to("cpu", torch.float64, True),
+        lambda m: m.to(memory_format=torch.channels_last),
+        lambda m: m.to(torch.complex64),
+        lambda m: m.to(torch.int32),
+        lambda m: m.to("cpu", dtype=torch.long),
+        lambda m: m.to(),
+        lambda m: m.to("nonsense"),
+        lambda m: m.to(1, 2, 3, 4),
+        lambda m: m.to_empty(device="meta"),
+        lambda m: m.to_empty(device="meta", recurse=False),
+        lambda m: m.to_empty(device="cpu"),
+        lambda m: m.share_memory(),
         lambda m: m.to("meta").to("cpu"),
     ],
 )
@@ -119,7 +137,7 @@ def test_zero_grad(set_to_none):
         m = build(nn)
         m.w.grad = torch.ones(2, 2)
         y = torch.ones(1, requires_grad=True)
-        m.child.v.grad = (y * torch.ones(1, 2, 3, 4))  # a grad with grad_fn
+        m.child.v.grad = y * torch.ones(1, 2, 3, 4)  # a grad with grad_fn
         m.zero_grad(set_to_none)
         g = m.w.grad
         gv = m.child.v.grad

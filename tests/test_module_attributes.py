@@ -9,8 +9,14 @@ from helpers import assert_same, norm, outcome
 def tables(m):
     """What a user can observe of a module's three tables, the instance dict and the persistence set."""
     return (
-        {k: (type(v).__name__, None if v is None else tuple(v.shape)) for k, v in m._parameters.items()},
-        {k: (type(v).__name__, None if v is None else tuple(v.shape)) for k, v in m._buffers.items()},
+        {
+            k: (type(v).__name__, None if v is None else tuple(v.shape))
+            for k, v in m._parameters.items()
+        },
+        {
+            k: (type(v).__name__, None if v is None else tuple(v.shape))
+            for k, v in m._buffers.items()
+        },
         {k: type(v).__name__ for k, v in m._modules.items()},
         sorted(m._non_persistent_buffers_set),
         sorted(k for k in m.__dict__ if not k.startswith("_") and k != "training"),
@@ -46,9 +52,17 @@ def test_routing_of_each_kind_of_value():
 @pytest.mark.parametrize(
     "action",
     [
-        "param_as_tensor", "param_as_int", "module_as_tensor", "buffer_as_int",
-        "buffer_as_param_ok", "param_before_init", "module_before_init", "buffer_before_init",
-        "get_missing", "del_missing", "nonleaf_param",
+        "param_as_tensor",
+        "param_as_int",
+        "module_as_tensor",
+        "buffer_as_int",
+        "buffer_as_param_ok",
+        "param_before_init",
+        "module_before_init",
+        "buffer_before_init",
+        "get_missing",
+        "del_missing",
+        "nonleaf_param",
     ],
 )
 def test_setattr_errors(action):
@@ -99,9 +113,17 @@ def test_register_checks_and_messages(kind, name, value):
         m.register_buffer("b", torch.ones(1))
         m.c = nn.Module()
         m.plain = 1
-        good = {"buffer": torch.zeros(2), "parameter": nn.Parameter(torch.zeros(2)), "module": nn.Module()}[kind]
+        good = {
+            "buffer": torch.zeros(2),
+            "parameter": nn.Parameter(torch.zeros(2)),
+            "module": nn.Module(),
+        }[kind]
         v = {"good": good, "none": None, "wrong": "text"}[value]
-        fn = {"buffer": m.register_buffer, "parameter": m.register_parameter, "module": m.add_module}[kind]
+        fn = {
+            "buffer": m.register_buffer,
+            "parameter": m.register_parameter,
+            "module": m.add_module,
+        }[kind]
         return norm(outcome(fn, name, v)), tables(m)
 
     assert_same(scenario)
@@ -144,8 +166,12 @@ def test_buffer_class_and_isinstance_rules():
         b = nn.Buffer(torch.ones(2), persistent=False)
         p = nn.Parameter(torch.ones(2))
         return (
-            type(b).__name__, b.persistent, isinstance(b, nn.Buffer), isinstance(b, torch.Tensor),
-            isinstance(torch.ones(1), nn.Buffer), isinstance(p, nn.Parameter),
+            type(b).__name__,
+            b.persistent,
+            isinstance(b, nn.Buffer),
+            isinstance(b, torch.Tensor),
+            isinstance(torch.ones(1), nn.Buffer),
+            isinstance(p, nn.Parameter),
             isinstance(torch.ones(1), nn.Parameter),
         )
 

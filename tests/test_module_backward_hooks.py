@@ -39,7 +39,9 @@ def test_full_hook_and_pre_hook_arguments_and_grads(b_requires_grad):
         m = two_input_module(nn)
         m.register_full_backward_pre_hook(lambda mod, go: log.append(("pre", fmt(go))))
         m.register_full_backward_hook(lambda mod, gi, go: log.append(("full", fmt(gi), fmt(go))))
-        m.register_full_backward_hook(lambda mod, gi, go: log.append(("first", fmt(gi))), prepend=True)
+        m.register_full_backward_hook(
+            lambda mod, gi, go: log.append(("first", fmt(gi))), prepend=True
+        )
         a, b = inputs(b_requires_grad)
         m(a, b).sum().backward()
         return log, fmt(a.grad), fmt(b.grad), fmt(m.w.grad)
@@ -128,7 +130,9 @@ def test_legacy_hook_single_node_and_warnings():
         results = []
         for cls in (Scale, TwoNodes, Pair):
             m = cls()
-            m.register_backward_hook(lambda mod, gi, go: log.append((cls.__name__, fmt(gi), fmt(go))))
+            m.register_backward_hook(
+                lambda mod, gi, go: log.append((cls.__name__, fmt(gi), fmt(go)))
+            )
             x = torch.tensor([1.0, 2.0], requires_grad=True)
 
             def run():
@@ -218,7 +222,9 @@ def test_no_grad_inputs_do_not_call_full_hook():
         m = two_input_module(nn)
         m.register_full_backward_hook(lambda mod, gi, go: log.append(fmt(gi)))
         a, b = torch.ones(2), torch.ones(2)
-        _, warns = record_warnings(lambda: m(a, b).sum().backward())  # only the parameter needs grad
+        _, warns = record_warnings(
+            lambda: m(a, b).sum().backward()
+        )  # only the parameter needs grad
         return log, fmt(m.w.grad), warns
 
     assert_same(scenario)

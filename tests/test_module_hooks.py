@@ -42,17 +42,28 @@ def test_full_order_and_modifications():
             mm.register_module_forward_pre_hook(lambda m, a: log.append(("gpre", fmt(a)))),
             mm.register_module_forward_hook(lambda m, a, o: log.append(("ghook", fmt(a), fmt(o)))),
             mm.register_module_forward_hook(
-                lambda m, a, k, o: log.append(("ghook_kw", fmt(a), fmt(k), fmt(o))), with_kwargs=True
+                lambda m, a, k, o: log.append(("ghook_kw", fmt(a), fmt(k), fmt(o))),
+                with_kwargs=True,
             ),
             net.register_forward_pre_hook(lambda m, a: (log.append(("pre1", fmt(a))), a[0] + 1)[1]),
             net.register_forward_pre_hook(
-                lambda m, a, k: (log.append(("pre_kw", fmt(a), fmt(k))), (a, {**k, "scale": 10}))[1],
+                lambda m, a, k: (log.append(("pre_kw", fmt(a), fmt(k))), (a, {**k, "scale": 10}))[
+                    1
+                ],
                 with_kwargs=True,
             ),
-            net.register_forward_pre_hook(lambda m, a: log.append(("pre_first", fmt(a))), prepend=True),
-            net.register_forward_hook(lambda m, a, o: (log.append(("hook1", fmt(a), fmt(o))), o * 2)[1]),
-            net.register_forward_hook(lambda m, a, k, o: log.append(("hook_kw", fmt(k), fmt(o))), with_kwargs=True),
-            net.register_forward_hook(lambda m, a, o: log.append(("hook_first", fmt(o))), prepend=True),
+            net.register_forward_pre_hook(
+                lambda m, a: log.append(("pre_first", fmt(a))), prepend=True
+            ),
+            net.register_forward_hook(
+                lambda m, a, o: (log.append(("hook1", fmt(a), fmt(o))), o * 2)[1]
+            ),
+            net.register_forward_hook(
+                lambda m, a, k, o: log.append(("hook_kw", fmt(k), fmt(o))), with_kwargs=True
+            ),
+            net.register_forward_hook(
+                lambda m, a, o: log.append(("hook_first", fmt(o))), prepend=True
+            ),
         ]
         out = net(torch.tensor([1.0]), y=torch.tensor([2.0]))
         for h in hs:
@@ -94,10 +105,14 @@ def test_always_call_when_forward_raises(hook_also_fails):
             if hook_also_fails:
                 raise KeyError("hook failed")
 
-        mm.register_module_forward_hook(lambda m, a, o: log.append(("global_always", fmt(o))), always_call=True)
+        mm.register_module_forward_hook(
+            lambda m, a, o: log.append(("global_always", fmt(o))), always_call=True
+        )
         mm.register_module_forward_hook(lambda m, a, o: log.append(("global_plain",)))
         net.register_forward_hook(local, always_call=True)
-        net.register_forward_hook(lambda m, a, k, o: log.append(("kw_always", fmt(k))), with_kwargs=True, always_call=True)
+        net.register_forward_hook(
+            lambda m, a, k, o: log.append(("kw_always", fmt(k))), with_kwargs=True, always_call=True
+        )
         net.register_forward_hook(lambda m, a, o: log.append(("never",)))
         result, warns = record_warnings(lambda: norm(outcome(net, torch.ones(1), scale=3)))
         return log, result, warns
@@ -150,8 +165,16 @@ def test_handle_context_manager_and_extra_dicts_cleaned():
     def scenario(nn):
         net = make_net(nn)
         with net.register_forward_hook(lambda m, a, k, o: None, with_kwargs=True, always_call=True):
-            inside = (len(net._forward_hooks), len(net._forward_hooks_with_kwargs), len(net._forward_hooks_always_called))
-        after = (len(net._forward_hooks), len(net._forward_hooks_with_kwargs), len(net._forward_hooks_always_called))
+            inside = (
+                len(net._forward_hooks),
+                len(net._forward_hooks_with_kwargs),
+                len(net._forward_hooks_always_called),
+            )
+        after = (
+            len(net._forward_hooks),
+            len(net._forward_hooks_with_kwargs),
+            len(net._forward_hooks_always_called),
+        )
         h = net.register_forward_pre_hook(lambda m, a, k: None, with_kwargs=True)
         h.remove()
         h.remove()  # idempotent
@@ -227,6 +250,7 @@ def test_jit_trace_through_slow_forward():
     m = Lin()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+
         def call(x):
             return m(x)
 

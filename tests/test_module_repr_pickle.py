@@ -107,8 +107,9 @@ def test_deepcopy_keeps_sharing_and_hooks():
 
 
 def test_pickle_roundtrip_of_module_level_class():
-    import annotated_nn as ann
     import torch.nn as tnn
+
+    import annotated_nn as ann
 
     for nn in (tnn, ann):
         m = nn.Module()
@@ -133,10 +134,17 @@ def test_setstate_fills_missing_tables():
         m = nn.Module()
         state = m.__getstate__()
         for key in [
-            "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
-            "_forward_hooks_always_called", "_state_dict_hooks", "_state_dict_pre_hooks",
-            "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks",
-            "_non_persistent_buffers_set", "_is_full_backward_hook", "_backward_pre_hooks",
+            "_forward_pre_hooks",
+            "_forward_pre_hooks_with_kwargs",
+            "_forward_hooks_with_kwargs",
+            "_forward_hooks_always_called",
+            "_state_dict_hooks",
+            "_state_dict_pre_hooks",
+            "_load_state_dict_pre_hooks",
+            "_load_state_dict_post_hooks",
+            "_non_persistent_buffers_set",
+            "_is_full_backward_hook",
+            "_backward_pre_hooks",
         ]:
             del state[key]
         fresh = nn.Module.__new__(nn.Module)
@@ -160,8 +168,14 @@ def test_replicate_for_data_parallel():
         t = build(nn)
         r = t._replicate_for_data_parallel()
         return (
-            type(r).__name__, r._parameters, r._buffers is t._buffers, list(r._buffers),
-            r._modules is t._modules, list(r._modules), r._is_replica, "_is_replica" in t.__dict__,
+            type(r).__name__,
+            r._parameters,
+            r._buffers is t._buffers,
+            list(r._buffers),
+            r._modules is t._modules,
+            list(r._modules),
+            r._is_replica,
+            "_is_replica" in t.__dict__,
             r.plain,
         )
 
@@ -182,7 +196,13 @@ def test_wrapped_hook_pickling_and_dead_module():
         w = mod._WrappedHook(hook, owner)
         plain = mod._WrappedHook(hook)
         copied = copy.deepcopy(w)
-        r = [w(1, 2), plain(1, 2), outcome(lambda: copied.__name__)[0], w.__name__, copied.with_module]
+        r = [
+            w(1, 2),
+            plain(1, 2),
+            outcome(lambda: copied.__name__)[0],
+            w.__name__,
+            copied.with_module,
+        ]
         state = w.__getstate__()
         state["module"] = None
         r.append(norm(outcome(mod._WrappedHook.__new__(mod._WrappedHook).__setstate__, state)))

@@ -58,7 +58,13 @@ def test_prefix_destination_and_positional_deprecation():
         plain = {}
         r1 = m.state_dict(destination=plain, prefix="model.")
         r2, warns = record_warnings(lambda: m.state_dict(None, "pre.", True))
-        return r1 is plain, list(plain), hasattr(plain, "_metadata"), describe_state_dict(r2)[0][:2], warns
+        return (
+            r1 is plain,
+            list(plain),
+            hasattr(plain, "_metadata"),
+            describe_state_dict(r2)[0][:2],
+            warns,
+        )
 
     assert_same(scenario)
 
@@ -81,7 +87,12 @@ def test_state_dict_hooks():
         bad.register_state_dict_post_hook(lambda *a: 5)
         clash = build(nn)
         clash.register_state_dict_post_hook(post)
-        return log, list(sd), norm(outcome(bad.state_dict)), norm(outcome(clash._register_state_dict_hook, post))
+        return (
+            log,
+            list(sd),
+            norm(outcome(bad.state_dict)),
+            norm(outcome(clash._register_state_dict_hook, post)),
+        )
 
     assert_same(scenario)
 
@@ -111,7 +122,12 @@ def source_dict(nn, **changes):
 CASES = {
     "exact": {},
     "missing": {"run": None, "b__deep__v": None},
-    "unexpected": {"zzz": torch.ones(1), "a__nope": torch.ones(1), "hole__x": torch.ones(1), "b__deep__extra": torch.ones(1)},
+    "unexpected": {
+        "zzz": torch.ones(1),
+        "a__nope": torch.ones(1),
+        "hole__x": torch.ones(1),
+        "b__deep__extra": torch.ones(1),
+    },
     "size": {"w": torch.ones(4)},
     "scalar_from_1": {"scalar": torch.tensor([9.0])},
     "not_tensor": {"run": [1, 2]},
@@ -130,12 +146,21 @@ def test_load_state_dict_outcomes(case, strict, assign):
         m = build(nn)
         w_before = m.w
         sd = source_dict(nn, **CASES[case])
-        result, warns = record_warnings(lambda: outcome(m.load_state_dict, sd, strict=strict, assign=assign))
+        result, warns = record_warnings(
+            lambda: outcome(m.load_state_dict, sd, strict=strict, assign=assign)
+        )
         if result[0] == "ok":
             result = ("ok", repr(result[1]), result[1].missing_keys, result[1].unexpected_keys)
         else:
             result = norm(result)
-        return result, warns, describe_state_dict(m.state_dict())[0], m.w is w_before, type(m.w).__name__, m.w.requires_grad
+        return (
+            result,
+            warns,
+            describe_state_dict(m.state_dict())[0],
+            m.w is w_before,
+            type(m.w).__name__,
+            m.w.requires_grad,
+        )
 
     assert_same(scenario)
 
@@ -171,7 +196,15 @@ def test_load_hooks_and_metadata_versions():
         m = build(nn)
 
         def pre(module, state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
-            log.append(("pre-public", type(module).__name__, prefix, dict(local_metadata), sorted(state_dict)))
+            log.append(
+                (
+                    "pre-public",
+                    type(module).__name__,
+                    prefix,
+                    dict(local_metadata),
+                    sorted(state_dict),
+                )
+            )
 
         def private(state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
             log.append(("pre-private", prefix, dict(local_metadata)))
@@ -190,7 +223,12 @@ def test_load_hooks_and_metadata_versions():
         r = repr(m.load_state_dict(sd))
         bad = build(nn)
         bad.register_load_state_dict_post_hook(lambda mod, keys: 1)
-        return log, r, m.b.deep.v.tolist(), norm(outcome(bad.load_state_dict, build(nn).state_dict()))
+        return (
+            log,
+            r,
+            m.b.deep.v.tolist(),
+            norm(outcome(bad.load_state_dict, build(nn).state_dict())),
+        )
 
     assert_same(scenario)
 
@@ -257,7 +295,12 @@ def test_child_dicts_match_torch_with_dotted_names_and_hook_added_keys():
         root.ab.u = nn.Parameter(torch.zeros(1))
         for m in (root, root.a, root._modules["a.b"], root.ab):
             m._register_load_state_dict_pre_hook(spy)
-        sd = {"a.w": torch.ones(1), "a.b.v": torch.ones(1), "ab.u": torch.ones(1), "abx": torch.ones(1)}
+        sd = {
+            "a.w": torch.ones(1),
+            "a.b.v": torch.ones(1),
+            "ab.u": torch.ones(1),
+            "abx": torch.ones(1),
+        }
         result = norm(outcome(root.load_state_dict, sd, strict=False))
         return seen, repr(result)
 

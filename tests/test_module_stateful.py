@@ -69,7 +69,12 @@ class Lockstep(RuleBasedStateMachine):
     def register_parameter(self, name, kind, size):
         self.both(lambda nn, m: m.register_parameter(name, make_value(nn, kind, size)))
 
-    @rule(name=NAMES, kind=st.sampled_from(["tensor", "none", "int"]), persistent=st.booleans(), size=st.integers(1, 3))
+    @rule(
+        name=NAMES,
+        kind=st.sampled_from(["tensor", "none", "int"]),
+        persistent=st.booleans(),
+        size=st.integers(1, 3),
+    )
     def register_buffer(self, name, kind, persistent, size):
         self.both(lambda nn, m: m.register_buffer(name, make_value(nn, kind, size), persistent))
 

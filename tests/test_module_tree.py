@@ -105,7 +105,9 @@ def test_get_submodule_parameter_buffer(target):
     assert_same(scenario)
 
 
-@pytest.mark.parametrize("target", ["", "a", "new", "b.inner", "b.new", "a.w", "nope.x", "top", "b.inner.deeper"])
+@pytest.mark.parametrize(
+    "target", ["", "a", "new", "b.inner", "b.new", "a.w", "nope.x", "top", "b.inner.deeper"]
+)
 @pytest.mark.parametrize("strict", [False, True])
 @pytest.mark.parametrize("value", ["module", "tensor"])
 def test_set_submodule(target, strict, value):
@@ -123,7 +125,11 @@ def test_get_submodule_through_non_module_attribute():
         r = nn.Module()
         r.x = 5
         r.t = torch.ones(1)
-        return norm(outcome(r.get_submodule, "x")), norm(outcome(r.get_submodule, "x.y")), norm(outcome(r.get_buffer, "t"))
+        return (
+            norm(outcome(r.get_submodule, "x")),
+            norm(outcome(r.get_submodule, "x.y")),
+            norm(outcome(r.get_buffer, "t")),
+        )
 
     assert_same(scenario)
 

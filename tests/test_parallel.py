@@ -70,7 +70,9 @@ def test_cpu_dataparallel_calls_module_directly():
     torch.testing.assert_close(our_out, torch_out, rtol=0, atol=0)
     torch_out.sum().backward()
     our_out.sum().backward()
-    for (n1, p1), (n2, p2) in zip(torch_dp.named_parameters(), our_dp.named_parameters(), strict=True):
+    for (n1, p1), (n2, p2) in zip(
+        torch_dp.named_parameters(), our_dp.named_parameters(), strict=True
+    ):
         assert n1 == n2
         torch.testing.assert_close(p2.grad, p1.grad, rtol=0, atol=0)
 
@@ -113,7 +115,9 @@ def fake_accelerator(monkeypatch):
         for nn in NAMESPACES:
             mod = module_file(nn, "data_parallel")
             monkeypatch.setattr(mod, "_get_available_device_type", lambda: kind)
-            monkeypatch.setattr(mod, "_get_all_device_indices", lambda: None if indices is None else list(indices))
+            monkeypatch.setattr(
+                mod, "_get_all_device_indices", lambda: None if indices is None else list(indices)
+            )
 
     return install
 
@@ -150,7 +154,9 @@ def test_single_device_moves_module(fake_accelerator):
 
 def test_forward_checks_parameter_device(fake_accelerator):
     fake_accelerator("meta")
-    results = both(lambda nn: nn.DataParallel(nn.Linear(3, 2), device_ids=[0, 1])(torch.randn(2, 3)))
+    results = both(
+        lambda nn: nn.DataParallel(nn.Linear(3, 2), device_ids=[0, 1])(torch.randn(2, 3))
+    )
     assert results[0][:2] == ("error", RuntimeError)
     assert "module must have its parameters and buffers on device meta:0" in results[0][2]
 
@@ -176,14 +182,25 @@ def test_scatter_gather_without_tensors():
         results = both(lambda nn, obj=obj: nn.parallel.scatter(obj, [0, 1, 2]))
         assert results[0][1] == results[1][1]
         assert [type(s) for s in results[0][1]] == [type(s) for s in results[1][1]]
-    for outputs in ([None, None], [{"a": None}, {"a": None}], [{"a": None}, {"a": None, "b": None}], [(None,), (None,)]):
+    for outputs in (
+        [None, None],
+        [{"a": None}, {"a": None}],
+        [{"a": None}, {"a": None, "b": None}],
+        [(None,), (None,)],
+    ):
         results = both(lambda nn, outputs=outputs: nn.parallel.gather(outputs, 0))
         assert results[0][1:] == results[1][1:]
 
 
 def test_scatter_kwargs_padding():
     sk = {nn: module_file(nn, "scatter_gather").scatter_kwargs for nn in NAMESPACES}
-    for inputs, kwargs in [((), None), ((1,), None), ((), {"a": 1}), ((1, 2), {"a": 1}), ((1,), {})]:
+    for inputs, kwargs in [
+        ((), None),
+        ((1,), None),
+        ((), {"a": 1}),
+        ((1, 2), {"a": 1}),
+        ((1,), {}),
+    ]:
         results = both(lambda nn, i=inputs, k=kwargs: sk[nn](i, k, [0, 1]))
         assert results[0][1] == results[1][1]
 
@@ -214,9 +231,21 @@ def test_get_a_var():
 def test_parallel_apply_errors_on_cpu():
     lin = torch.nn.Linear(3, 2), annotated_nn.Linear(3, 2)
     both(lambda nn: nn.parallel.parallel_apply([lin[nn is annotated_nn]], [torch.randn(2, 3)]))
-    both(lambda nn: nn.parallel.parallel_apply([lin[nn is annotated_nn]], [torch.randn(2, 3), torch.randn(2, 3)]))
-    both(lambda nn: nn.parallel.parallel_apply([lin[nn is annotated_nn]], [torch.randn(2, 3)], [{}, {}]))
-    both(lambda nn: nn.parallel.parallel_apply([lin[nn is annotated_nn]], [torch.randn(2, 3)], None, [0, 1]))
+    both(
+        lambda nn: nn.parallel.parallel_apply(
+            [lin[nn is annotated_nn]], [torch.randn(2, 3), torch.randn(2, 3)]
+        )
+    )
+    both(
+        lambda nn: nn.parallel.parallel_apply(
+            [lin[nn is annotated_nn]], [torch.randn(2, 3)], [{}, {}]
+        )
+    )
+    both(
+        lambda nn: nn.parallel.parallel_apply(
+            [lin[nn is annotated_nn]], [torch.randn(2, 3)], None, [0, 1]
+        )
+    )
 
 
 def test_replicate_trivial_cases():
@@ -261,11 +290,17 @@ def _shared_tree(nn):
 
 
 @pytest.mark.parametrize("detach", [False, True])
-@pytest.mark.parametrize("builder", [_shared_tree, build_simplenet, lambda nn: make_models(nn).ResNet((1, 1, 1, 1), 5)])
+@pytest.mark.parametrize(
+    "builder", [_shared_tree, build_simplenet, lambda nn: make_models(nn).ResNet((1, 1, 1, 1), 5)]
+)
 def test_replicate_tree_matches_torch(cpu_broadcast, builder, detach):
     torch_net, our_net = twins(builder)
     torch_net.eval(), our_net.eval()
-    x = torch.randn(3, 4) if builder is _shared_tree else torch.randn(2, 1 if builder is build_simplenet else 3, 32, 32)
+    x = (
+        torch.randn(3, 4)
+        if builder is _shared_tree
+        else torch.randn(2, 1 if builder is build_simplenet else 3, 32, 32)
+    )
     torch_replicas = torch.nn.parallel.replicate(torch_net, [0, 1], detach=detach)
     our_replicas = annotated_nn.parallel.replicate(our_net, [0, 1], detach=detach)
     assert len(our_replicas) == len(torch_replicas) == 2

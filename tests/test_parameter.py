@@ -125,8 +125,16 @@ def test_no_grad_does_not_affect_default():
 
 def test_operations_return_plain_tensors():
     tp, op = both(lambda mod: mod.Parameter(torch.ones(2)))
-    for f in (lambda p: p + 1, lambda p: p * 2, lambda p: p.detach(), lambda p: p.data,
-              lambda p: p.clone(), lambda p: p[0], lambda p: torch.sin(p), lambda p: p.view(2)):
+    for f in (
+        lambda p: p + 1,
+        lambda p: p * 2,
+        lambda p: p.detach(),
+        lambda p: p.data,
+        lambda p: p.clone(),
+        lambda p: p[0],
+        lambda p: torch.sin(p),
+        lambda p: p.view(2),
+    ):
         assert type(f(tp)) is type(f(op)) is torch.Tensor
 
 
@@ -312,8 +320,13 @@ def test_uninitialized_errors():
     same_error(lambda mod: mod.UninitializedBuffer().shape)
     same_error(lambda mod: mod.UninitializedParameter().share_memory_())
     same_error(lambda mod: mod.UninitializedBuffer().share_memory_())
-    for op in (lambda u: u + 1, lambda u: u.sum(), lambda u: torch.zeros_like(u),
-               lambda u: u.view(-1), lambda u: u.numel()):
+    for op in (
+        lambda u: u + 1,
+        lambda u: u.sum(),
+        lambda u: torch.zeros_like(u),
+        lambda u: u.view(-1),
+        lambda u: u.numel(),
+    ):
         msgs = []
         for mod in (theirs, ours):
             for cls in (mod.UninitializedParameter, mod.UninitializedBuffer):
@@ -321,7 +334,9 @@ def test_uninitialized_errors():
                     op(cls())
                 msgs.append(str(info.value))
         # DIFF(torch 2.13): the class path in the message names annotated_nn.parameter.
-        assert [m.replace("torch.nn.parameter.", "annotated_nn.parameter.") for m in msgs[:2]] == msgs[2:]
+        assert [
+            m.replace("torch.nn.parameter.", "annotated_nn.parameter.") for m in msgs[:2]
+        ] == msgs[2:]
 
 
 def test_uninitialized_allowed_methods():
@@ -333,9 +348,15 @@ def test_uninitialized_allowed_methods():
         assert u.get_device() == -1
         hash(u)
         row = []
-        for conv in (lambda t: t.double(), lambda t: t.half(), lambda t: t.float(),
-                     lambda t: t.to(torch.float64), lambda t: t.cpu(), lambda t: t.to("meta"),
-                     lambda t: t.long()):
+        for conv in (
+            lambda t: t.double(),
+            lambda t: t.half(),
+            lambda t: t.float(),
+            lambda t: t.to(torch.float64),
+            lambda t: t.cpu(),
+            lambda t: t.to("meta"),
+            lambda t: t.long(),
+        ):
             out = conv(mod.UninitializedParameter())
             row.append((type(out).__name__, out.dtype, out.device, out.requires_grad))
         out = mod.UninitializedParameter(requires_grad=False).copy_(torch.empty(0))
@@ -390,7 +411,11 @@ def test_uninitialized_buffer():
     tb, ob = both(lambda mod: mod.UninitializedBuffer(persistent=False, dtype=torch.float16))
     assert repr(tb) == repr(ob) == "<UninitializedBuffer>"
     assert (ob.requires_grad, ob.persistent, ob._is_buffer, ob.dtype) == (
-        tb.requires_grad, tb.persistent, tb._is_buffer, tb.dtype)
+        tb.requires_grad,
+        tb.persistent,
+        tb._is_buffer,
+        tb.dtype,
+    )
     assert ours.is_lazy(ob)
     assert ours.UninitializedBuffer.cls_to_become is torch.Tensor
     assert ours.UninitializedParameter.cls_to_become is ours.Parameter

@@ -27,7 +27,13 @@ def twins(builder):
 
 def hook_counts(model):
     return [
-        (name, len(m._forward_hooks), len(m._forward_pre_hooks), len(m._backward_hooks), len(m._backward_pre_hooks))
+        (
+            name,
+            len(m._forward_hooks),
+            len(m._forward_pre_hooks),
+            len(m._backward_hooks),
+            len(m._backward_pre_hooks),
+        )
         for name, m in model.named_modules()
     ]
 
@@ -83,12 +89,20 @@ def test_recorder_records_and_removes_handles():
         assert all(c[1:] == (0, 0, 0, 0) for c in hook_counts(model))
         assert rec.handles == []
         recorded.append(rec)
-    assert list(recorded[1].activations) == list(recorded[0].activations) == ["0", "1", "2", "3", "4", "5"]
+    assert (
+        list(recorded[1].activations)
+        == list(recorded[0].activations)
+        == ["0", "1", "2", "3", "4", "5"]
+    )
     assert list(recorded[1].gradients) == list(recorded[0].gradients)
     for name in recorded[0].activations:
-        torch.testing.assert_close(recorded[1].activations[name], recorded[0].activations[name], rtol=0, atol=0)
+        torch.testing.assert_close(
+            recorded[1].activations[name], recorded[0].activations[name], rtol=0, atol=0
+        )
     for name in recorded[0].gradients:
-        torch.testing.assert_close(recorded[1].gradients[name], recorded[0].gradients[name], rtol=0, atol=0)
+        torch.testing.assert_close(
+            recorded[1].gradients[name], recorded[0].gradients[name], rtol=0, atol=0
+        )
         assert not recorded[1].gradients[name][0].requires_grad
 
 
@@ -113,7 +127,9 @@ def test_recorder_removes_handles_on_exception_and_inplace_pitfall():
 def test_gradflow_values_and_png(tmp_path):
     results = []
     for model in twins(build_simplenet):
-        model(torch.randn(3, 1, 32, 32, generator=torch.Generator().manual_seed(1))).sum().backward()
+        model(
+            torch.randn(3, 1, 32, 32, generator=torch.Generator().manual_seed(1))
+        ).sum().backward()
         results.append((grad_flow(model), grad_flow(model, include_bias=True)))
     assert results[1] == results[0]
     assert [name for name, *_ in results[1][0]] == ["conv1.weight", "conv2.weight", "fc.weight"]

@@ -35,7 +35,9 @@ MODELS = {
     "mlp": (lambda nn: build_mlp(nn, 64, (32, 16), 5), lambda: _images(4, 1, 8, 8)),
     "resnet18": (lambda nn: resnet18(nn, num_classes=10), lambda: _images(2, 3, 32, 32)),
     "transformer": (
-        lambda nn: build_transformer_classifier(nn, vocab_size=100, d_model=32, nhead=4, num_layers=2, max_len=16),
+        lambda nn: build_transformer_classifier(
+            nn, vocab_size=100, d_model=32, nhead=4, num_layers=2, max_len=16
+        ),
         _tokens,
     ),
 }
@@ -109,7 +111,9 @@ def test_save_load_both_directions(name):
 @pytest.mark.parametrize(
     "make_optimizer",
     [
-        pytest.param(lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=1e-4), id="sgd"),
+        pytest.param(
+            lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=1e-4), id="sgd"
+        ),
         pytest.param(lambda p: torch.optim.Adam(p, lr=1e-3), id="adam"),
     ],
 )
@@ -133,8 +137,12 @@ def test_checkpoint_resnet_block(use_reentrant):
     grads = []
     for nn in (torch.nn, annotated_nn):
         torch.manual_seed(0)
-        block = make_models(nn).BasicBlock(4, 8, stride=2, downsample=nn.Sequential(
-            nn.Conv2d(4, 8, 1, stride=2, bias=False), nn.BatchNorm2d(8)))
+        block = make_models(nn).BasicBlock(
+            4,
+            8,
+            stride=2,
+            downsample=nn.Sequential(nn.Conv2d(4, 8, 1, stride=2, bias=False), nn.BatchNorm2d(8)),
+        )
         x = _images(2, 4, 8, 8).requires_grad_()
         plain = block(x)
         plain.sum().backward()
@@ -156,7 +164,11 @@ def _explain(model, x):
 
     torch._dynamo.reset()
     explanation = torch._dynamo.explain(model)(x)
-    return explanation.graph_count, explanation.graph_break_count, [len(ops) for ops in explanation.ops_per_graph]
+    return (
+        explanation.graph_count,
+        explanation.graph_break_count,
+        [len(ops) for ops in explanation.ops_per_graph],
+    )
 
 
 def test_dynamo_explain_simplenet_no_graph_breaks():

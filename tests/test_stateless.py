@@ -128,7 +128,9 @@ def test_args_forms_and_kwargs():
     params = {"lin.weight": torch.ones(2, 3)}
     assert_same(run_both(lambda nn, call: call(build(nn, "kwargs"), params, x, {"scale": 2.0})))
     assert_same(run_both(lambda nn, call: call(build(nn, "kwargs"), params, (x,), {"scale": 3.0})))
-    assert_same(run_both(lambda nn, call: call(build(nn, "kwargs"), params, args=None, kwargs={"x": x})))
+    assert_same(
+        run_both(lambda nn, call: call(build(nn, "kwargs"), params, args=None, kwargs={"x": x}))
+    )
 
 
 def test_restored_after_forward_raises():
@@ -138,8 +140,12 @@ def test_restored_after_forward_raises():
         model = build(nn, "kwargs")
         weight, offset = model.lin.weight, model.offset
         try:
-            call(model, {"lin.weight": torch.zeros(2, 3), "offset": torch.zeros(2), "extra": torch.ones(1)},
-                 x, {"fail": True})
+            call(
+                model,
+                {"lin.weight": torch.zeros(2, 3), "offset": torch.zeros(2), "extra": torch.ones(1)},
+                x,
+                {"fail": True},
+            )
         finally:
             assert model.lin.weight is weight and model.offset is offset
             assert "weight" in model.lin._parameters and "offset" in model._buffers
@@ -163,29 +169,46 @@ def test_missing_name_becomes_temporary_attribute():
 def test_tie_weights(tie_weights):
     x = torch.randn(2, 3)
     assert_same(
-        run_both(lambda nn, call: call(build(nn, "tied"), {"a.weight": torch.eye(3)}, x, tie_weights=tie_weights))
+        run_both(
+            lambda nn, call: call(
+                build(nn, "tied"), {"a.weight": torch.eye(3)}, x, tie_weights=tie_weights
+            )
+        )
     )
 
 
 def test_tied_same_value_twice_ok_different_values_error():
     x = torch.randn(2, 3)
     w = torch.eye(3)
-    assert_same(run_both(lambda nn, call: call(build(nn, "tied"), {"a.weight": w, "b.weight": w}, x)))
+    assert_same(
+        run_both(lambda nn, call: call(build(nn, "tied"), {"a.weight": w, "b.weight": w}, x))
+    )
     assert_same(
         run_both(lambda nn, call: call(build(nn, "tied"), {"a.weight": w, "b.weight": w * 2}, x))
     )
     assert_same(
-        run_both(lambda nn, call: call(build(nn, "tied"), {"a.weight": w, "b.weight": w * 2}, x, tie_weights=False))
+        run_both(
+            lambda nn, call: call(
+                build(nn, "tied"), {"a.weight": w, "b.weight": w * 2}, x, tie_weights=False
+            )
+        )
     )
     # Three aliases, two given: torch's check walks the whole group (KeyError); ours must match.
-    assert_same(run_both(lambda nn, call: call(build(nn, "tied3"), {"a.weight": w, "b.weight": w * 2}, x)))
+    assert_same(
+        run_both(lambda nn, call: call(build(nn, "tied3"), {"a.weight": w, "b.weight": w * 2}, x))
+    )
 
 
 @pytest.mark.parametrize(
     "params",
     [
         {"weight": torch.ones(2, 3)},
-        {"weight": torch.ones(2, 3), "bias": torch.ones(2), "foo": torch.ones(1), "bar.baz": torch.ones(1)},
+        {
+            "weight": torch.ones(2, 3),
+            "bias": torch.ones(2),
+            "foo": torch.ones(1),
+            "bar.baz": torch.ones(1),
+        },
         {"bias": torch.ones(2), "zzz": torch.ones(1)},
     ],
 )
@@ -198,7 +221,11 @@ def test_strict_with_tied_weights_accepts_one_name():
     x = torch.randn(2, 3)
     params = {"a.weight": torch.eye(3), "a.bias": torch.zeros(3), "b.bias": torch.zeros(3)}
     assert_same(run_both(lambda nn, call: call(build(nn, "tied"), params, x, strict=True)))
-    assert_same(run_both(lambda nn, call: call(build(nn, "tied"), params, x, strict=True, tie_weights=False)))
+    assert_same(
+        run_both(
+            lambda nn, call: call(build(nn, "tied"), params, x, strict=True, tie_weights=False)
+        )
+    )
 
 
 def test_tuple_of_dicts_and_errors():
@@ -206,9 +233,14 @@ def test_tuple_of_dicts_and_errors():
     split = ({"weight": torch.ones(2, 3)}, {"bias": torch.zeros(2)})
     assert_same(run_both(lambda nn, call: call(build(nn, "linear"), split, x)))
     assert_same(run_both(lambda nn, call: call(build(nn, "linear"), list(split), x)))
-    duplicate = ({"weight": torch.ones(2, 3)}, {"weight": torch.zeros(2, 3), "bias": torch.zeros(2)})
+    duplicate = (
+        {"weight": torch.ones(2, 3)},
+        {"weight": torch.zeros(2, 3), "bias": torch.zeros(2)},
+    )
     assert_same(run_both(lambda nn, call: call(build(nn, "linear"), duplicate, x)))
-    assert_same(run_both(lambda nn, call: call(build(nn, "linear"), ({"weight": torch.ones(2, 3)}, 3), x)))
+    assert_same(
+        run_both(lambda nn, call: call(build(nn, "linear"), ({"weight": torch.ones(2, 3)}, 3), x))
+    )
     assert_same(run_both(lambda nn, call: call(build(nn, "linear"), 3, x)))
 
 
@@ -252,9 +284,13 @@ def test_private_helpers_match_torch():
     ours_model, torch_model = build(annotated_nn, "linear"), build(torch.nn, "linear")
     params = {"weight": torch.ones(2, 3)}
     torch.testing.assert_close(
-        _functional_call(ours_model, params, x), torch_stateless._functional_call(torch_model, params, x)
+        _functional_call(ours_model, params, x),
+        torch_stateless._functional_call(torch_model, params, x),
     )
-    for model, reparam in ((ours_model, _reparametrize_module), (torch_model, torch_stateless._reparametrize_module)):
+    for model, reparam in (
+        (ours_model, _reparametrize_module),
+        (torch_model, torch_stateless._reparametrize_module),
+    ):
         weight = model.weight
         with reparam(model, {"weight": torch.zeros(2, 3)}, stack_weights=True):
             assert torch.equal(model.weight, torch.zeros(2, 3))

@@ -16,7 +16,11 @@ from annotated_nn.modules import transformer as our_transformer
 from helpers import describe_state_dict, norm, outcome
 
 OURS = types.SimpleNamespace(
-    **{n: getattr(m, n) for m in (our_activation, our_normalization, our_transformer) for n in m.__all__}
+    **{
+        n: getattr(m, n)
+        for m in (our_activation, our_normalization, our_transformer)
+        for n in m.__all__
+    }
 )
 E, H, FF = 8, 2, 16
 
@@ -46,7 +50,11 @@ def observe(m):
         norm(repr(m)),
         describe_state_dict(m.state_dict()),
         [(n, p.requires_grad) for n, p in m.named_parameters()],
-        {k: norm(repr(v)) for k, v in m.__dict__.items() if not k.startswith("_") and k != "training"},
+        {
+            k: norm(repr(v))
+            for k, v in m.__dict__.items()
+            if not k.startswith("_") and k != "training"
+        },
     )
 
 
@@ -81,7 +89,11 @@ def _activation_case(nn, kw):
 
 
 @pytest.mark.parametrize("factory", [enc_layer, dec_layer, encoder, decoder, small_transformer])
-@pytest.mark.parametrize("kw", LAYER_KWARGS + [{"activation": "relu_module"}, {"activation": "gelu_module", "batch_first": True}])
+@pytest.mark.parametrize(
+    "kw",
+    LAYER_KWARGS
+    + [{"activation": "relu_module"}, {"activation": "gelu_module", "batch_first": True}],
+)
 def test_construction_same_seed_same_weights(factory, kw):
     t, wt = build(lambda nn, **k: factory(nn, **_activation_case(nn, k)), tnn, **kw)
     o, wo = build(lambda nn, **k: factory(nn, **_activation_case(nn, k)), OURS, **kw)
@@ -93,23 +105,34 @@ def test_construction_same_seed_same_weights(factory, kw):
 
 @pytest.mark.parametrize(
     "kw",
-    [{}, {"enable_nested_tensor": False}, {"norm_first": True}, {"batch_first": True},
-     {"batch_first": True, "activation": torch.tanh}, {"batch_first": True, "layer_norm_eps": 1e-3},
-     {"batch_first": True, "bias": False}, {"batch_first": True, "mask_check": False}],
+    [
+        {},
+        {"enable_nested_tensor": False},
+        {"norm_first": True},
+        {"batch_first": True},
+        {"batch_first": True, "activation": torch.tanh},
+        {"batch_first": True, "layer_norm_eps": 1e-3},
+        {"batch_first": True, "bias": False},
+        {"batch_first": True, "mask_check": False},
+    ],
 )
 def test_encoder_nested_tensor_warning_and_flags(kw):
     t, wt = build(encoder, tnn, **kw)
     o, wo = build(encoder, OURS, **kw)
     assert wo == wt
     assert (o.enable_nested_tensor, o.use_nested_tensor, o.mask_check) == (
-        t.enable_nested_tensor, t.use_nested_tensor, t.mask_check)
+        t.enable_nested_tensor,
+        t.use_nested_tensor,
+        t.mask_check,
+    )
 
 
 def test_encoder_warning_for_foreign_layer_and_odd_heads():
     for make in [
         lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(6, 3, 8, batch_first=True), 1),
         lambda nn: nn.TransformerEncoder(
-            nn.TransformerEncoderLayer(E, H, FF, batch_first=True, activation="relu"), 1),
+            nn.TransformerEncoderLayer(E, H, FF, batch_first=True, activation="relu"), 1
+        ),
     ]:
         _, wt = build(make, tnn)
         _, wo = build(make, OURS)
@@ -123,10 +146,18 @@ def test_encoder_warning_for_foreign_layer_and_odd_heads():
         lambda nn: nn.TransformerDecoderLayer(E, H, activation="swish"),
         lambda nn: nn.TransformerEncoderLayer(E, 3),
         lambda nn: small_transformer(nn)(torch.zeros(3, 2, E), torch.zeros(3, 4, E)),
-        lambda nn: small_transformer(nn, batch_first=True)(torch.zeros(2, 3, E), torch.zeros(4, 3, E)),
+        lambda nn: small_transformer(nn, batch_first=True)(
+            torch.zeros(2, 3, E), torch.zeros(4, 3, E)
+        ),
         lambda nn: small_transformer(nn)(torch.zeros(3, 2, E), torch.zeros(3, 2, E + 1)),
-        lambda nn: encoder(nn)(torch.zeros(3, 2, E), mask=torch.zeros(3, 3), src_key_padding_mask=torch.zeros(2, 3, dtype=torch.bool)),
-        lambda nn: enc_layer(nn)(torch.zeros(3, 2, E), src_mask=torch.zeros(3, 3, dtype=torch.int64)),
+        lambda nn: encoder(nn)(
+            torch.zeros(3, 2, E),
+            mask=torch.zeros(3, 3),
+            src_key_padding_mask=torch.zeros(2, 3, dtype=torch.bool),
+        ),
+        lambda nn: enc_layer(nn)(
+            torch.zeros(3, 2, E), src_mask=torch.zeros(3, 3, dtype=torch.int64)
+        ),
     ],
 )
 def test_errors_match(scenario):
@@ -170,7 +201,10 @@ def _run_encoder(nn, kw, masks, train, no_grad, backward):
     m.train(train)
     dtype = kw.get("dtype", torch.float32)
     x = _src(kw.get("batch_first", False), dtype).requires_grad_(backward)
-    masks = {k: v.to(dtype) if torch.is_tensor(v) and v.is_floating_point() else v for k, v in masks.items()}
+    masks = {
+        k: v.to(dtype) if torch.is_tensor(v) and v.is_floating_point() else v
+        for k, v in masks.items()
+    }
     torch.manual_seed(11)
     with torch.set_grad_enabled(not no_grad):
         y = m(x, **masks)
@@ -182,7 +216,10 @@ def _run_encoder(nn, kw, masks, train, no_grad, backward):
 
 
 @pytest.mark.parametrize("mask", list(MASK_CASES))
-@pytest.mark.parametrize("kw", [{}, {"batch_first": True}, {"batch_first": True, "norm_first": True, "activation": "gelu"}])
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"batch_first": True}, {"batch_first": True, "norm_first": True, "activation": "gelu"}],
+)
 def test_encoder_train_forward_backward(mask, kw):
     t = _run_encoder(tnn, kw, MASK_CASES[mask], train=True, no_grad=False, backward=True)
     o = _run_encoder(OURS, kw, MASK_CASES[mask], train=True, no_grad=False, backward=True)
@@ -190,7 +227,9 @@ def test_encoder_train_forward_backward(mask, kw):
 
 
 @pytest.mark.parametrize("mask", list(MASK_CASES))
-@pytest.mark.parametrize("kw", [{"batch_first": True}, {}, {"batch_first": True, "dtype": torch.float64}])
+@pytest.mark.parametrize(
+    "kw", [{"batch_first": True}, {}, {"batch_first": True, "dtype": torch.float64}]
+)
 def test_encoder_eval_no_grad_fast_paths_match_exactly(mask, kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's nested-tensor prototype warning
@@ -202,15 +241,23 @@ def test_encoder_eval_no_grad_fast_paths_match_exactly(mask, kw):
 def test_encoder_nested_path_zeroes_padding_like_torch():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        y_t, _ = _run_encoder(tnn, {"batch_first": True}, {"src_key_padding_mask": PAD}, False, True, False)
-        y_o, _ = _run_encoder(OURS, {"batch_first": True}, {"src_key_padding_mask": PAD}, False, True, False)
+        y_t, _ = _run_encoder(
+            tnn, {"batch_first": True}, {"src_key_padding_mask": PAD}, False, True, False
+        )
+        y_o, _ = _run_encoder(
+            OURS, {"batch_first": True}, {"src_key_padding_mask": PAD}, False, True, False
+        )
     torch.testing.assert_close(y_o, y_t, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("mask", ["none", "pad", "causal_detected"])
 def test_encoder_eval_with_grad_matches(mask):
-    t = _run_encoder(tnn, {"batch_first": True}, MASK_CASES[mask], train=False, no_grad=False, backward=True)
-    o = _run_encoder(OURS, {"batch_first": True}, MASK_CASES[mask], train=False, no_grad=False, backward=True)
+    t = _run_encoder(
+        tnn, {"batch_first": True}, MASK_CASES[mask], train=False, no_grad=False, backward=True
+    )
+    o = _run_encoder(
+        OURS, {"batch_first": True}, MASK_CASES[mask], train=False, no_grad=False, backward=True
+    )
     torch.testing.assert_close(o, t)
 
 
@@ -231,7 +278,9 @@ def test_encoder_layer_fast_path_blocked_by_hooks_like_torch():
 def test_fused_kernels_called_like_torch(monkeypatch):
     calls = []
     real = torch._transformer_encoder_layer_fwd
-    monkeypatch.setattr(torch, "_transformer_encoder_layer_fwd", lambda *a: calls.append(len(a)) or real(*a))
+    monkeypatch.setattr(
+        torch, "_transformer_encoder_layer_fwd", lambda *a: calls.append(len(a)) or real(*a)
+    )
     for nn in (tnn, OURS):
         m, _ = build(encoder, nn, batch_first=True)
         m.eval()
@@ -254,8 +303,14 @@ def test_decoder_and_transformer_forward_backward(kw, train):
         tgt = (torch.randn(3, 4, E) if bf else torch.randn(4, 3, E)).requires_grad_()
         tgt_mask = nn.Transformer.generate_square_subsequent_mask(4)
         torch.manual_seed(9)
-        y = m(src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=PAD, memory_key_padding_mask=PAD,
-              tgt_key_padding_mask=torch.zeros(3, 4))
+        y = m(
+            src,
+            tgt,
+            tgt_mask=tgt_mask,
+            src_key_padding_mask=PAD,
+            memory_key_padding_mask=PAD,
+            tgt_key_padding_mask=torch.zeros(3, 4),
+        )
         y.sum().backward()
         results.append((y.detach(), src.grad, tgt.grad, [p.grad for p in m.parameters()]))
     torch.testing.assert_close(results[1], results[0])
@@ -268,8 +323,13 @@ def test_decoder_stack_with_memory_mask():
         torch.manual_seed(1)
         tgt, mem = torch.randn(2, 4, E), torch.randn(2, 5, E)
         torch.manual_seed(2)
-        y = m(tgt, mem, tgt_mask=torch.triu(torch.ones(4, 4, dtype=torch.bool), 1),
-              memory_mask=torch.zeros(4, 5, dtype=torch.bool), tgt_is_causal=None)
+        y = m(
+            tgt,
+            mem,
+            tgt_mask=torch.triu(torch.ones(4, 4, dtype=torch.bool), 1),
+            memory_mask=torch.zeros(4, 5, dtype=torch.bool),
+            tgt_is_causal=None,
+        )
         results.append(y)
     torch.testing.assert_close(results[1], results[0])
 

@@ -89,8 +89,9 @@ def test_handle_scenarios_match():
 
 def state_shape(state, base):
     return tuple(
-        (s - base) if isinstance(s, int) else (type(s).__name__ if not isinstance(s, tuple) else
-                                               tuple(type(x).__name__ for x in s))
+        (s - base)
+        if isinstance(s, int)
+        else (type(s).__name__ if not isinstance(s, tuple) else tuple(type(x).__name__ for x in s))
         for s in state
     )
 
@@ -136,6 +137,7 @@ def test_handle_setstate_variants(mod):
 
 def test_unserializable_hook():
     for mod in (theirs, ours):
+
         def f(grad):
             return grad
 
@@ -213,8 +215,9 @@ def run_backward_hook(mod, make_inputs, forward, hooks=(), pre_hooks=(), grad_en
 
         return hook
 
-    bh = mod.BackwardHook(module, [wrap("hook", h) for h in hooks],
-                          [wrap("pre", h) for h in pre_hooks])
+    bh = mod.BackwardHook(
+        module, [wrap("hook", h) for h in hooks], [wrap("pre", h) for h in pre_hooks]
+    )
     inputs = make_inputs()
     with torch.set_grad_enabled(grad_enabled):
         args = bh.setup_input_hook(inputs)
@@ -232,8 +235,11 @@ def run_backward_hook(mod, make_inputs, forward, hooks=(), pre_hooks=(), grad_en
     leaves = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
     if grad_enabled:
         outs = result if isinstance(result, tuple) else (result,)
-        loss = sum((o * (i + 1)).sum() for i, o in enumerate(outs)
-                   if isinstance(o, torch.Tensor) and o.requires_grad)
+        loss = sum(
+            (o * (i + 1)).sum()
+            for i, o in enumerate(outs)
+            if isinstance(o, torch.Tensor) and o.requires_grad
+        )
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             loss.backward()
@@ -253,8 +259,12 @@ def compare(*args, **kwargs):
 
 
 def mixed_inputs():
-    return (torch.tensor([1.0, 2.0], requires_grad=True), 3, torch.tensor([4.0]),
-            torch.tensor([5.0, 6.0], requires_grad=True))
+    return (
+        torch.tensor([1.0, 2.0], requires_grad=True),
+        3,
+        torch.tensor([4.0]),
+        torch.tensor([5.0, 6.0], requires_grad=True),
+    )
 
 
 def mixed_forward(x, k, y, z):
@@ -275,22 +285,30 @@ def test_backward_hook_replaces_grads():
     def halve_outputs(m, grad_output):
         return tuple(None if g is None else g / 2 for g in grad_output)
 
-    obs = compare(mixed_inputs, mixed_forward, hooks=[double_inputs, None],
-                  pre_hooks=[halve_outputs, None])
+    obs = compare(
+        mixed_inputs, mixed_forward, hooks=[double_inputs, None], pre_hooks=[halve_outputs, None]
+    )
     assert obs["grads"] == [("T", (2,), [3.0, 3.0]), ("T", (2,), [30.0, 36.0])]
 
 
 def test_single_tensor_output_and_namedtuple_input():
     Pair = namedtuple("Pair", "a b")
-    obs = compare(lambda: Pair(torch.ones(2, requires_grad=True), torch.ones(2)),
-                  lambda a, b: a * b + 1, hooks=[None])
+    obs = compare(
+        lambda: Pair(torch.ones(2, requires_grad=True), torch.ones(2)),
+        lambda a, b: a * b + 1,
+        hooks=[None],
+    )
     assert obs["args_type"] == "Pair" and obs["result_type"] == "Tensor"
 
 
 def test_no_input_requires_grad_fires_at_output():
     w = torch.ones(2, requires_grad=True)
-    obs = compare(lambda: (torch.ones(2), torch.ones(2)), lambda a, b: a * w + b,
-                  hooks=[None], pre_hooks=[None])
+    obs = compare(
+        lambda: (torch.ones(2), torch.ones(2)),
+        lambda a, b: a * w + b,
+        hooks=[None],
+        pre_hooks=[None],
+    )
     assert obs["input_idx"] is None and obs["args_same"] == [True, True]
     assert len(obs["warnings"]) == 1 and "no inputs require gradients" in obs["warnings"][0]
     assert obs["calls"][1] == ("hook", [("tuple", [None, None]), obs["calls"][0][1][0]])
@@ -303,8 +321,9 @@ def test_no_input_requires_grad_hook_must_return_none():
         res = []
         for mod in (theirs, ours):
             try:
-                run_backward_hook(mod, lambda: (torch.ones(2), torch.ones(2)),
-                                  lambda a, b: a * w + b, hooks=hooks)
+                run_backward_hook(
+                    mod, lambda: (torch.ones(2), torch.ones(2)), lambda a, b: a * w + b, hooks=hooks
+                )
                 res.append("ok")
             except RuntimeError as e:
                 res.append(str(e))
@@ -350,8 +369,9 @@ def test_full_backward_hook_through_module():
         lin = nn.Linear(3, 2)
         log = []
         lin.register_full_backward_pre_hook(lambda m, go: log.append(("pre", describe(go))))
-        lin.register_full_backward_hook(lambda m, gi, go: log.append(("hook", describe(gi),
-                                                                      describe(go))))
+        lin.register_full_backward_hook(
+            lambda m, gi, go: log.append(("hook", describe(gi), describe(go)))
+        )
         x = torch.arange(6.0).reshape(2, 3).requires_grad_()
         lin(x).pow(2).sum().backward()
         seen.append((log, describe(x.grad), describe(lin.weight.grad)))
@@ -360,8 +380,10 @@ def test_full_backward_hook_through_module():
 
 @pytest.mark.parametrize(
     "pair",
-    [("annotated_nn.utils.hooks", "torch.utils.hooks"),
-     ("annotated_nn.parameter", "torch.nn.parameter")],
+    [
+        ("annotated_nn.utils.hooks", "torch.utils.hooks"),
+        ("annotated_nn.parameter", "torch.nn.parameter"),
+    ],
 )
 def test_same_members_and_signatures(pair):
     import importlib

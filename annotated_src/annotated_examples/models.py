@@ -229,7 +229,9 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
 
         expansion: int = 1
 
-        def __init__(self, inplanes: int, planes: int, stride: int = 1, downsample: Any = None) -> None:
+        def __init__(
+            self, inplanes: int, planes: int, stride: int = 1, downsample: Any = None
+        ) -> None:
             r"""Create the block's layers. / 创建残差块的各层。
 
             === "中文"
@@ -373,7 +375,9 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
             downsample = None
             if stride != 1 or self.inplanes != planes * BasicBlock.expansion:
                 downsample = nn.Sequential(
-                    nn.Conv2d(self.inplanes, planes * BasicBlock.expansion, 1, stride=stride, bias=False),
+                    nn.Conv2d(
+                        self.inplanes, planes * BasicBlock.expansion, 1, stride=stride, bias=False
+                    ),
                     nn.BatchNorm2d(planes * BasicBlock.expansion),
                 )
             layers = [BasicBlock(self.inplanes, planes, stride, downsample)]
@@ -477,7 +481,9 @@ def make_models(nn: Any = annotated_nn) -> types.SimpleNamespace:
             self.encoder = nn.TransformerEncoder(layer, num_layers, enable_nested_tensor=False)
             self.head = nn.Linear(d_model, num_classes)
 
-        def forward(self, tokens: torch.Tensor, padding_mask: torch.Tensor | None = None) -> torch.Tensor:
+        def forward(
+            self, tokens: torch.Tensor, padding_mask: torch.Tensor | None = None
+        ) -> torch.Tensor:
             r"""Classify token sequences. / 对词元序列分类。
 
             === "中文"

@@ -39,7 +39,9 @@ import annotated_nn
 from annotated_examples.models import build_simplenet
 
 
-def make_dataset(num_samples: int, seed: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+def make_dataset(
+    num_samples: int, seed: int, device: torch.device
+) -> tuple[torch.Tensor, torch.Tensor]:
     r"""Random `1×32×32` images with teacher labels. / 随机 `1×32×32` 图像及"教师"标签。
 
     === "中文"
@@ -137,7 +139,10 @@ def _train(args: argparse.Namespace) -> int:
         optimizers[name] = torch.optim.SGD(models[name].parameters(), lr=args.lr, momentum=0.9)
 
     batch_order = torch.randint(
-        0, images.shape[0], (args.steps, args.batch_size), generator=torch.Generator().manual_seed(args.seed)
+        0,
+        images.shape[0],
+        (args.steps, args.batch_size),
+        generator=torch.Generator().manual_seed(args.seed),
     )
     print(f"training SimpleNet on {device} for {args.steps} steps (annotated_nn vs torch.nn)")
     mismatches = 0
@@ -167,7 +172,9 @@ def _train(args: argparse.Namespace) -> int:
     # EN: Finally compare every parameter: agreement is more than "the printed digits look equal".
     max_diff = max(
         (a - b).abs().max().item()
-        for a, b in zip(models["annotated_nn"].parameters(), models["torch.nn"].parameters(), strict=True)
+        for a, b in zip(
+            models["annotated_nn"].parameters(), models["torch.nn"].parameters(), strict=True
+        )
     )
     elapsed = time.perf_counter() - start
     print(f"max |parameter difference| after {args.steps} steps: {max_diff:.3e}  ({elapsed:.1f} s)")

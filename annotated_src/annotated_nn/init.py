@@ -96,7 +96,9 @@ _FanMode = Literal["fan_in", "fan_out"]
 # EN: The small _no_grad_* helpers below wrap `with torch.no_grad()`. torch splits them out
 #     because TorchScript supports no context managers and needs them as builtins; the same
 #     structure is kept here.
-def _no_grad_uniform_(tensor: Tensor, a: float, b: float, generator: torch.Generator | None = None) -> Tensor:
+def _no_grad_uniform_(
+    tensor: Tensor, a: float, b: float, generator: torch.Generator | None = None
+) -> Tensor:
     r"""Fill with U(a, b) without recording autograd. / 不记录求导地填入 U(a, b)。
 
     === "中文"

@@ -194,7 +194,11 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         # EN: torch's own torch.nn.Parameter also takes this path, so
         #     annotated_nn.Parameter(torch.nn.Parameter(x)) converts; torch, given a foreign
         #     Parameter class, falls to the custom-tensor path and raises the detach() type error.
-        if type(data) is torch.Tensor or type(data) is Parameter or type(data) is torch.nn.Parameter:
+        if (
+            type(data) is torch.Tensor
+            or type(data) is Parameter
+            or type(data) is torch.nn.Parameter
+        ):
             return torch.Tensor._make_subclass(cls, data, requires_grad)
 
         # 中: 自定义张量（如 DTensor）保持原类型，只打标记；要求 detach() 不改变类型。
@@ -239,7 +243,9 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         """
         if id(self) in memo:
             return memo[id(self)]
-        result = type(self)(self.data.clone(memory_format=torch.preserve_format), self.requires_grad)
+        result = type(self)(
+            self.data.clone(memory_format=torch.preserve_format), self.requires_grad
+        )
         memo[id(self)] = result
         return result
 

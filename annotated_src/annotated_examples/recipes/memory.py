@@ -164,7 +164,9 @@ def cuda_memory_profile(model: Any, *inputs: Any, **kwargs: Any) -> MemoryProfil
                 args: Its inputs. / 它的输入。
                 output: Its output. / 它的输出。
             """
-            rows.append((name, type(module).__name__, before[name].pop(), torch.cuda.memory_allocated()))
+            rows.append(
+                (name, type(module).__name__, before[name].pop(), torch.cuda.memory_allocated())
+            )
 
         return pre_hook, hook
 

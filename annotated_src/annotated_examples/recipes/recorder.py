@@ -105,7 +105,9 @@ class Recorder:
         """
         self.model = model
         if modules is None:
-            modules = [n for n, m in model.named_modules() if n and not any(True for _ in m.children())]
+            modules = [
+                n for n, m in model.named_modules() if n and not any(True for _ in m.children())
+            ]
         self.names = list(modules)
         self.record_activations = activations
         self.record_gradients = gradients
@@ -189,8 +191,10 @@ class Recorder:
                 args: Its inputs. / 它的输入。
                 output: Its output. / 它的输出。
             """
-            tensor = output if isinstance(output, torch.Tensor) else next(
-                (o for o in output if isinstance(o, torch.Tensor)), None
+            tensor = (
+                output
+                if isinstance(output, torch.Tensor)
+                else next((o for o in output if isinstance(o, torch.Tensor)), None)
             )
             if tensor is not None:
                 self.activations.setdefault(name, []).append(tensor.detach())

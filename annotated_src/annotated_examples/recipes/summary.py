@@ -100,9 +100,17 @@ class ModelSummary:
         cells = [(f"{r.layer} ({r.name})", str(r.output_shape), f"{r.params:,}") for r in self.rows]
         widths = [max(len(row[i]) for row in [header, *cells]) for i in range(3)]
         line = "-" * (sum(widths) + 4)
-        lines = [line, f"{header[0]:<{widths[0]}}  {header[1]:<{widths[1]}}  {header[2]:>{widths[2]}}", line]
+        lines = [
+            line,
+            f"{header[0]:<{widths[0]}}  {header[1]:<{widths[1]}}  {header[2]:>{widths[2]}}",
+            line,
+        ]
         lines += [f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:>{widths[2]}}" for a, b, c in cells]
-        lines += [line, f"Total params: {self.total_params:,}", f"Trainable params: {self.trainable_params:,}"]
+        lines += [
+            line,
+            f"Total params: {self.total_params:,}",
+            f"Trainable params: {self.trainable_params:,}",
+        ]
         return "\n".join(lines)
 
 

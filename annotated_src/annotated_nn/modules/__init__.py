@@ -4,7 +4,45 @@ Each helper file adds its own import line and its names to `__all__` below.
 每个文件在下面加入自己的导入行，并把名字加入 `__all__`。
 """
 
-from .module import Module
+from .activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    MultiheadAttention,
+    PReLU,
+    ReLU,
+    ReLU6,
+    RReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmax2d,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
+from .batchnorm import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+)
 from .container import (
     Container,
     ModuleDict,
@@ -13,7 +51,6 @@ from .container import (
     ParameterList,
     Sequential,
 )
-from .linear import Bilinear, Identity, LazyLinear, Linear
 from .conv import (
     Conv1d,
     Conv2d,
@@ -37,6 +74,38 @@ from .dropout import (
     FeatureAlphaDropout,
 )
 from .flatten import Flatten, Unflatten
+from .linear import Bilinear, Identity, LazyLinear, Linear
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
+    CrossEntropyLoss,
+    CTCLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MSELoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
+from .module import Module
+from .normalization import (
+    CrossMapLRN2d,
+    GroupNorm,
+    LayerNorm,
+    LocalResponseNorm,
+    RMSNorm,
+)
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -60,75 +129,6 @@ from .pooling import (
     MaxUnpool3d,
 )
 from .sparse import Embedding, EmbeddingBag
-from .activation import (
-    CELU,
-    ELU,
-    GELU,
-    GLU,
-    Hardshrink,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LeakyReLU,
-    LogSigmoid,
-    LogSoftmax,
-    Mish,
-    MultiheadAttention,
-    PReLU,
-    RReLU,
-    ReLU,
-    ReLU6,
-    SELU,
-    SiLU,
-    Sigmoid,
-    Softmax,
-    Softmax2d,
-    Softmin,
-    Softplus,
-    Softshrink,
-    Softsign,
-    Tanh,
-    Tanhshrink,
-    Threshold,
-)
-from .loss import (
-    BCELoss,
-    BCEWithLogitsLoss,
-    CTCLoss,
-    CosineEmbeddingLoss,
-    CrossEntropyLoss,
-    GaussianNLLLoss,
-    HingeEmbeddingLoss,
-    HuberLoss,
-    KLDivLoss,
-    L1Loss,
-    MSELoss,
-    MarginRankingLoss,
-    MultiLabelMarginLoss,
-    MultiLabelSoftMarginLoss,
-    MultiMarginLoss,
-    NLLLoss,
-    NLLLoss2d,
-    PoissonNLLLoss,
-    SmoothL1Loss,
-    SoftMarginLoss,
-    TripletMarginLoss,
-)
-from .batchnorm import (
-    BatchNorm1d,
-    BatchNorm2d,
-    BatchNorm3d,
-    LazyBatchNorm1d,
-    LazyBatchNorm2d,
-    LazyBatchNorm3d,
-)
-from .normalization import (
-    CrossMapLRN2d,
-    GroupNorm,
-    LayerNorm,
-    LocalResponseNorm,
-    RMSNorm,
-)
 from .transformer import (
     Transformer,
     TransformerDecoder,

@@ -2083,9 +2083,9 @@ class MultiheadAttention(Module):
             merged_mask = attn_mask_expanded
 
             if key_padding_mask is not None:
-                key_padding_mask_expanded = key_padding_mask.view(
-                    batch_size, 1, 1, seq_len
-                ).expand(-1, self.num_heads, -1, -1)
+                key_padding_mask_expanded = key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1
+                )
                 merged_mask = attn_mask_expanded + key_padding_mask_expanded
 
         return merged_mask, mask_type

@@ -81,6 +81,7 @@ def _addindent(s_, numSpaces):
     lines = [(numSpaces * " ") + line for line in lines]
     return first + "\n" + "\n".join(lines)
 
+
 T = TypeVar("T", bound=Module)
 _V = TypeVar("_V")
 

@@ -1474,8 +1474,7 @@ class _ConvTransposeMixin(_ConvTransposeNd):
     """
 
     @deprecated(
-        "`_ConvTransposeMixin` is a deprecated internal class. "
-        "Please consider using public APIs.",
+        "`_ConvTransposeMixin` is a deprecated internal class. Please consider using public APIs.",
         category=FutureWarning,
     )
     def __init__(self, *args, **kwargs) -> None:

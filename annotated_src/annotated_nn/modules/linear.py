@@ -583,4 +583,3 @@ class LazyLinear(LazyModuleMixin, Linear):
                     f"{self.weight.shape[-1]}"
                 )
             self.in_features = input.shape[-1]
-

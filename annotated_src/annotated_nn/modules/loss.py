@@ -1394,7 +1394,9 @@ class CTCLoss(_Loss):
     blank: int
     zero_infinity: bool
 
-    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+    def __init__(
+        self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False
+    ) -> None:
         r"""Store the blank index, reduction and `zero_infinity`. / 保存空白符下标、汇总方式与 `zero_infinity`。
 
         === "中文"

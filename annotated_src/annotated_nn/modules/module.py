@@ -24,6 +24,7 @@ from typing import Any, Optional, TypeVar, Union, overload
 import torch
 from torch import Tensor, device, dtype
 from torch._prims_common import DeviceLikeType
+
 # 中: torch 在 _apply 内部才导入 FakeTensor（避免 torch 自身的循环导入）；导入 annotated_nn 时 torch
 # 中: 早已加载了它，所以在这里导入没有代价，还省去每次 _apply 调用时的导入语句。
 # EN: torch imports FakeTensor inside _apply (avoiding an import cycle within torch); by the time
@@ -436,9 +437,7 @@ def register_module_forward_hook(
     # 中: 对应 id 仍在主表时才被读取，因此没有可见影响。
     # EN: Like torch, the handle only knows the always_call table; an entry left in the
     # EN: with_kwargs table after removal is only read for ids still in the main table, so it is harmless.
-    handle = RemovableHandle(
-        _global_forward_hooks, extra_dict=_global_forward_hooks_always_called
-    )
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
     _global_forward_hooks[handle.id] = hook
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
@@ -815,9 +814,7 @@ class Module:
     # EN: forward is a class attribute rather than a def; _forward_unimplemented explains why.
     forward: Callable[..., Any] = _forward_unimplemented
 
-    def register_buffer(
-        self, name: str, tensor: Tensor | None, persistent: bool = True
-    ) -> None:
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         r"""Register a buffer: state that is not a parameter. / 注册缓冲区：不是参数的模块状态。
 
         === "中文"
@@ -2319,7 +2316,10 @@ class Module:
                     if hook_id in self._forward_pre_hooks_with_kwargs:
                         args_kwargs_result = hook(self, args, kwargs)  # type: ignore[misc]
                         if args_kwargs_result is not None:
-                            if isinstance(args_kwargs_result, tuple) and len(args_kwargs_result) == 2:
+                            if (
+                                isinstance(args_kwargs_result, tuple)
+                                and len(args_kwargs_result) == 2
+                            ):
                                 args, kwargs = args_kwargs_result
                             else:
                                 raise RuntimeError(
@@ -2849,7 +2849,10 @@ class Module:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
         # 中: 看的是类有没有覆盖 get_extra_state，而不是实例属性。
         # EN: What counts is whether the class overrides get_extra_state, not an instance attribute.
-        if getattr(self.__class__, "get_extra_state", Module.get_extra_state) is not Module.get_extra_state:
+        if (
+            getattr(self.__class__, "get_extra_state", Module.get_extra_state)
+            is not Module.get_extra_state
+        ):
             destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     # 中: 与 torch 相同，把类型变量放在类体里，供 state_dict 的重载标注使用。
@@ -3097,7 +3100,15 @@ class Module:
             error_msgs: List to append error messages to. / 追加错误信息的列表。
         """
         for hook in self._load_state_dict_pre_hooks.values():
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+            hook(
+                state_dict,
+                prefix,
+                local_metadata,
+                strict,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
 
         persistent_buffers = {
             k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
@@ -3155,7 +3166,9 @@ class Module:
                             new_input_param = param.module_load(
                                 input_param, assign=assign_to_params_buffers
                             )
-                            if id(new_input_param) == id(input_param) or id(new_input_param) == id(param):
+                            if id(new_input_param) == id(input_param) or id(new_input_param) == id(
+                                param
+                            ):
                                 raise RuntimeError(
                                     "module_load returned one of self or other, please .detach() "
                                     "the result if returning one of the inputs in module_load"
@@ -3195,7 +3208,10 @@ class Module:
                 missing_keys.append(key)
 
         extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-        if getattr(self.__class__, "set_extra_state", Module.set_extra_state) is not Module.set_extra_state:
+        if (
+            getattr(self.__class__, "set_extra_state", Module.set_extra_state)
+            is not Module.set_extra_state
+        ):
             if extra_state_key in state_dict:
                 self.set_extra_state(state_dict[extra_state_key])
             elif strict:
@@ -3380,7 +3396,9 @@ class Module:
             )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
-    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate: bool = True):
+    def _named_members(
+        self, get_members_fn, prefix="", recurse=True, remove_duplicate: bool = True
+    ):
         r"""Yield `(dotted name, member)` over the tree. / 在模块树上逐个产出 `(点号名, 成员)`。
 
         === "中文"

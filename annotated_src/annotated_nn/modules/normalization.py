@@ -66,9 +66,7 @@ class LocalResponseNorm(Module):
     beta: float
     k: float
 
-    def __init__(
-        self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
-    ) -> None:
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
         r"""Store the four hyper-parameters. / 保存四个超参数。
 
         === "中文"
@@ -154,9 +152,7 @@ class CrossMapLRN2d(Module):
     beta: float
     k: float
 
-    def __init__(
-        self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1
-    ) -> None:
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
         r"""Store the four hyper-parameters. / 保存四个超参数。
 
         === "中文"
@@ -499,9 +495,8 @@ class GroupNorm(Module):
         Returns:
             The text inside the parentheses. / 括号内的文字。
         """
-        return (
-            "{num_groups}, {num_channels}, eps={eps}, affine={affine}, "
-            "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None)
+        return "{num_groups}, {num_channels}, eps={eps}, affine={affine}, bias={use_bias}".format(
+            **self.__dict__, use_bias=self.bias is not None
         )
 
 
@@ -617,7 +612,6 @@ class RMSNorm(Module):
         Returns:
             The text inside the parentheses. / 括号内的文字。
         """
-        return (
-            "{normalized_shape}, eps={eps}, "
-            "elementwise_affine={elementwise_affine}".format(**self.__dict__)
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(
+            **self.__dict__
         )

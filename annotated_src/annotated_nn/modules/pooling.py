@@ -1015,8 +1015,7 @@ class FractionalMaxPool2d(Module):
         self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
             raise ValueError(
-                "FractionalMaxPool2d requires specifying either "
-                "an output size, or a pooling ratio"
+                "FractionalMaxPool2d requires specifying either an output size, or a pooling ratio"
             )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
@@ -1120,8 +1119,7 @@ class FractionalMaxPool3d(Module):
         self.output_ratio = _triple(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
             raise ValueError(
-                "FractionalMaxPool3d requires specifying either "
-                "an output size, or a pooling ratio"
+                "FractionalMaxPool3d requires specifying either an output size, or a pooling ratio"
             )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")

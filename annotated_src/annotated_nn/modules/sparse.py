@@ -459,9 +459,7 @@ class EmbeddingBag(Module):
                 padding_idx = self.num_embeddings + padding_idx
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(
-                torch.empty((num_embeddings, embedding_dim), **factory_kwargs)
-            )
+            self.weight = Parameter(torch.empty((num_embeddings, embedding_dim), **factory_kwargs))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:

@@ -967,8 +967,7 @@ class TransformerEncoderLayer(Module):
                 why_not_sparsity_fast_path = "some Tensor argument has_torch_function"
             elif not all((x.device.type in _supported_device_type) for x in tensor_args):
                 why_not_sparsity_fast_path = (
-                    "some Tensor argument's device is neither one of "
-                    f"{_supported_device_type}"
+                    f"some Tensor argument's device is neither one of {_supported_device_type}"
                 )
             elif torch.is_grad_enabled() and any(x.requires_grad for x in tensor_args):
                 why_not_sparsity_fast_path = (
@@ -1007,7 +1006,9 @@ class TransformerEncoderLayer(Module):
         # EN: Pre-LN versus Post-LN arrangement, see Fig. 1 of arXiv:2002.04745.
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal=is_causal)
+            x = x + self._sa_block(
+                self.norm1(x), src_mask, src_key_padding_mask, is_causal=is_causal
+            )
             x = x + self._ff_block(self.norm2(x))
         else:
             x = self.norm1(
@@ -1235,7 +1236,8 @@ class TransformerDecoderLayer(Module):
         else:
             x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
             x = self.norm2(
-                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+                x
+                + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
             )
             x = self.norm3(x + self._ff_block(x))
 

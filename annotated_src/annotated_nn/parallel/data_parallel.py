@@ -335,7 +335,9 @@ class DataParallel(Module, Generic[T]):
         """
         return scatter_kwargs(inputs, kwargs, device_ids, dim=self.dim)
 
-    def parallel_apply(self, replicas: Sequence[T], inputs: Sequence[Any], kwargs: Any) -> list[Any]:
+    def parallel_apply(
+        self, replicas: Sequence[T], inputs: Sequence[Any], kwargs: Any
+    ) -> list[Any]:
         r"""Run the replicas concurrently. / 并行运行各副本。
 
         === "中文"

@@ -532,7 +532,9 @@ class BackwardHook:
         #     "BackwardHookFunctionBackward".
         new_tensors = BackwardHookFunction.apply(*tensors)
         if len(new_tensors) == 0:
-            raise RuntimeError("Cannot set Module backward hook for a Module with no input Tensors.")
+            raise RuntimeError(
+                "Cannot set Module backward hook for a Module with no input Tensors."
+            )
 
         # 中: 所有需要梯度的新张量共享同一个节点，取第一个即可。
         # EN: Every new tensor that requires grad shares the one node; the first will do.

@@ -210,7 +210,9 @@ class _SubmoduleCache:
         except AttributeError as ex:
             raise AttributeError(f"{parent._get_name()} has no attribute `{attr}`") from ex
         if not isinstance(submodule, _module_class()):
-            raise TypeError(f"submodule `{name}`: {submodule} is not an instance of torch.nn.Module")
+            raise TypeError(
+                f"submodule `{name}`: {submodule} is not an instance of torch.nn.Module"
+            )
         self.memo[name] = submodule
         return submodule
 
@@ -524,7 +526,9 @@ def functional_call(
         parameters_and_buffers = parameter_and_buffer_dicts
     elif isinstance(parameter_and_buffer_dicts, Sequence):
         if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
-            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+            raise ValueError(
+                "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
+            )
         # 中: 统计每个键出现在几个字典里；重复的键意味着不知道该用哪个值。
         # EN: Count in how many dicts each key appears; a repeated key leaves the value ambiguous.
         key_counts: dict[str, int] = {}
@@ -604,5 +608,7 @@ def _functional_call(
         args = ()
     elif not isinstance(args, tuple):
         args = (args,)
-    with _reparametrize_module(module, parameters_and_buffers, tie_weights=tie_weights, strict=strict):
+    with _reparametrize_module(
+        module, parameters_and_buffers, tie_weights=tie_weights, strict=strict
+    ):
         return module(*args, **kwargs)
