@@ -31,6 +31,7 @@ from typing import Any
 
 import torch
 from torch import Tensor
+from typing_extensions import deprecated
 
 __all__ = ["functional_call"]
 
@@ -442,9 +443,15 @@ def _reparametrize_module(
         )
 
 
+@deprecated(
+    "`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 "
+    "and will be removed in a future version of PyTorch. "
+    "Please use `torch.func.functional_call` instead which is a drop-in replacement.",
+    category=FutureWarning,
+)
 def functional_call(
     module: Any,
-    parameter_and_buffer_dicts: dict[str, Tensor] | Sequence[dict[str, Tensor]],
+    parameters_and_buffers: dict[str, Tensor] | Sequence[dict[str, Tensor]],
     args: Any = None,
     kwargs: dict[str, Any] | None = None,
     *,
@@ -455,30 +462,38 @@ def functional_call(
 
     === "中文"
 
-        `parameter_and_buffer_dicts` 的键是 `named_parameters()` / `named_buffers()` 风格的带点路径。
+        `parameters_and_buffers` 的键是 `named_parameters()` / `named_buffers()` 风格的带点路径。
         调用期间这些名字指向给定张量，调用后恢复原对象（`forward` 抛出异常时也恢复）。
         没有给出的名字保持模块原来的值（除非 `strict=True`，那时必须一个不多一个不少）。
-        可以传一个字典，也可以传若干字典组成的 tuple/list（例如 `(params, buffers)`），
-        但同一个键不能出现在两个字典里。
         `tie_weights=True`（默认）时，绑定在一起的权重只需给其中一个名字。
-
         `args` 不是 tuple 时被当作唯一的位置参数。
+
+        与 PyTorch 相同，每次调用都发出 `FutureWarning`（这个入口自 PyTorch 2.0 起已弃用），
+        警告文字也逐字相同。但要注意：警告推荐的 `torch.func.functional_call` 只接受
+        `torch.nn.Module`，对 annotated_nn 的模块会抛出 `TypeError`，所以在本项目里
+        这个函数仍是唯一可用的入口。它也接受若干字典组成的 tuple/list（例如 `(params, buffers)`，
+        同一个键不能出现在两个字典里），这一点按 `torch.func.functional_call` 的规则处理。
 
     === "English"
 
-        Keys of `parameter_and_buffer_dicts` are dotted paths as produced by
-        `named_parameters()` / `named_buffers()`. During the call those names refer to the given
-        tensors; afterwards the original objects are restored (also when `forward` raises).
-        Names not given keep the module's own values (unless `strict=True`, which then requires
-        exactly the module's names). Pass one dict, or a tuple/list of dicts such as
-        `(params, buffers)`; a key may not appear in two of them. With `tie_weights=True` (the
-        default), tied weights need a value under one of their names only.
+        Keys of `parameters_and_buffers` are dotted paths as produced by `named_parameters()` /
+        `named_buffers()`. During the call those names refer to the given tensors; afterwards
+        the original objects are restored (also when `forward` raises). Names not given keep
+        the module's own values (unless `strict=True`, which then requires exactly the
+        module's names). With `tie_weights=True` (the default), tied weights need a value under
+        one of their names only. An `args` that is not a tuple is taken as the single
+        positional argument.
 
-        An `args` that is not a tuple is taken as the single positional argument.
+        As in PyTorch, every call emits a `FutureWarning` (this entry point is deprecated
+        since PyTorch 2.0) with the very same text. Note, however, that the recommended
+        `torch.func.functional_call` accepts `torch.nn.Module` only and raises `TypeError` on
+        annotated_nn modules, so within this project this function remains the entry point to
+        use. It also accepts a tuple/list of dicts such as `(params, buffers)` (a key may not
+        appear in two of them), following `torch.func.functional_call`'s rules.
 
     Args:
         module: The module to call. / 要调用的模块。
-        parameter_and_buffer_dicts: A dict, or a sequence of dicts, `{name: tensor}`. / 一个或一组 `{名字: 张量}` 字典。
+        parameters_and_buffers: A dict, or a sequence of dicts, `{name: tensor}`. / 一个或一组 `{名字: 张量}` 字典。
         args: Positional argument(s); a non-tuple is one argument. / 位置参数；非 tuple 视为单个参数。
         kwargs: Keyword arguments for the call. / 调用的关键字参数。
         tie_weights: Treat tied weights as tied. / 是否保持权重绑定。
@@ -494,25 +509,31 @@ def functional_call(
     Note: Note [which functional_call] 对应哪个 functional_call
         === "中文"
 
-            PyTorch 2.13 有两个入口：`torch.nn.utils.stateless.functional_call` 已弃用
-            （调用会发出 FutureWarning，且只接受单个字典），其文档让用户改用
-            `torch.func.functional_call`。这里的 `functional_call` 行为与后者一致（不发警告，
-            接受字典序列）；`_functional_call` 与前者的私有实现一致。
+            PyTorch 2.13 有两个入口：`torch.nn.utils.stateless.functional_call`（已弃用，发出
+            FutureWarning，第二个参数名为 `parameters_and_buffers`，只接受单个字典）与
+            `torch.func.functional_call`（不发警告，第二个参数名为 `parameter_and_buffer_dicts`，
+            接受字典序列）。本文件的路径对应前者，所以签名与警告都跟前者一致；
+            只有"接受字典序列"这一点借自后者，因为后者无法用于本项目的模块。
+            1.5.1 → 2.13：1.5.1 还没有这个模块（它在 1.12 加入）。
 
         === "English"
 
-            PyTorch 2.13 has two entry points: `torch.nn.utils.stateless.functional_call` is
-            deprecated (it emits a FutureWarning and accepts a single dict only) and points users
-            to `torch.func.functional_call`. This `functional_call` behaves like the latter (no
-            warning, sequences of dicts accepted); `_functional_call` matches the former's
-            private implementation.
+            PyTorch 2.13 has two entry points: `torch.nn.utils.stateless.functional_call`
+            (deprecated, emits a FutureWarning, second parameter named
+            `parameters_and_buffers`, a single dict only) and `torch.func.functional_call` (no
+            warning, second parameter named `parameter_and_buffer_dicts`, sequences of dicts
+            accepted). This file's path mirrors the former, so the signature and the warning
+            follow it; only "sequences of dicts accepted" is borrowed from the latter, which
+            cannot be used on this project's modules.
+            1.5.1 → 2.13: 1.5.1 had no such module yet (it arrived in 1.12).
 
     Examples:
-        >>> import torch, annotated_nn as nn
+        >>> import warnings, torch, annotated_nn as nn
         >>> from annotated_nn.utils.stateless import functional_call
         >>> lin = nn.Linear(2, 1)
         >>> zeros = {"weight": torch.zeros(1, 2), "bias": torch.ones(1)}
-        >>> functional_call(lin, zeros, torch.randn(3, 2))
+        >>> with warnings.catch_warnings(record=True):
+        ...     functional_call(lin, zeros, torch.randn(3, 2))
         tensor([[1.],
                 [1.],
                 [1.]])
@@ -520,19 +541,19 @@ def functional_call(
         False
     """
     # DIFF(torch 2.13):
-    # 中: 不发出 torch.nn.utils.stateless.functional_call 的弃用警告，并接受字典序列，行为同 torch.func.functional_call。
-    # EN: No deprecation warning of torch.nn.utils.stateless.functional_call; sequences of dicts accepted, as torch.func.functional_call does.
-    if isinstance(parameter_and_buffer_dicts, dict):
-        parameters_and_buffers = parameter_and_buffer_dicts
-    elif isinstance(parameter_and_buffer_dicts, Sequence):
-        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+    # 中: 除单个字典外还接受字典序列（按 torch.func.functional_call 的规则）；其它类型抛 ValueError，而 torch 在这里抛 AttributeError。
+    # EN: Besides a single dict, sequences of dicts are accepted (by torch.func.functional_call's rules); other types raise ValueError where torch raises AttributeError.
+    if isinstance(parameters_and_buffers, dict):
+        merged = parameters_and_buffers
+    elif isinstance(parameters_and_buffers, Sequence):
+        if not all(isinstance(d, dict) for d in parameters_and_buffers):
             raise ValueError(
                 "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
             )
         # 中: 统计每个键出现在几个字典里；重复的键意味着不知道该用哪个值。
         # EN: Count in how many dicts each key appears; a repeated key leaves the value ambiguous.
         key_counts: dict[str, int] = {}
-        for d in parameter_and_buffer_dicts:
+        for d in parameters_and_buffers:
             for k in d:
                 key_counts[k] = key_counts.get(k, 0) + 1
         repeated_keys = [k for k, n in key_counts.items() if n > 1]
@@ -540,15 +561,13 @@ def functional_call(
             raise ValueError(
                 f"{repeated_keys} appeared in multiple dictionaries; behavior of functional call is ambiguous"
             )
-        parameters_and_buffers = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
+        merged = {k: v for d in parameters_and_buffers for k, v in d.items()}
     else:
         raise ValueError(
             f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, "
-            f"but got {type(parameter_and_buffer_dicts)}"
+            f"but got {type(parameters_and_buffers)}"
         )
-    return _functional_call(
-        module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights, strict=strict
-    )
+    return _functional_call(module, merged, args, kwargs, tie_weights=tie_weights, strict=strict)
 
 
 def _functional_call(
