@@ -152,3 +152,67 @@ def test_pytorch_source_panel_opens(page, server, screenshots):
     panel.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / "torch-panel.png"))
     check_clean(page)
+
+
+TAB_STATE = """() => {
+  const out = [];
+  for (const set of document.querySelectorAll('.tabbed-set')) {
+    const labels = [...set.querySelectorAll(':scope > .tabbed-labels > label')].map(l => l.innerText.trim());
+    if (!labels.includes('English')) continue;
+    const checked = [...set.querySelectorAll(':scope > input')].map(i => i.checked);
+    const shown = [...set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')]
+      .filter(b => b.getClientRects().length > 0).map(b => b.innerText.trim().length);
+    out.push({labels: labels.join('|'), chosen: labels[checked.indexOf(true)] || null, shown});
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "chapters/01-parameter-and-buffer/",  # a docstring Note with tabs of its own
+        "chapters/14-lazy-modules/",
+        "chapters/appendix/glossary/",  # an intro tab set, then the tables' tab set
+    ],
+)
+def test_every_tab_set_shows_the_chosen_language(page, server, path):
+    """Each 中文/English tab set has one checked tab of the reader's language and shows its text."""
+    page.goto(server + path)
+    for label in ("中文", "English"):
+        if label == "English":
+            page.locator(".book-lang-toggle").click()
+        sets = page.evaluate(TAB_STATE)
+        assert sets
+        wrong = [s for s in sets if s["labels"] != "中文|English" or s["chosen"] != label]
+        assert not wrong, wrong[:3]
+        blank = [s for s in sets if len(s["shown"]) != 1 or s["shown"][0] == 0]
+        assert not blank, blank[:3]
+    check_clean(page)
+
+
+def test_mobile_drawer_opens_the_chapters(browser, server, screenshots):
+    """At phone width the page does not overflow and the nav drawer opens onto the chapters."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(server + "chapters/03-attribute-routing/")
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        link = page.locator('.md-nav--primary a[href$="04-module-tree/"]').first
+        # Closed, the drawer sits off-canvas to the left; open, its links are on screen.
+        box = link.bounding_box()
+        assert box is None or box["x"] + box["width"] <= 0, box
+        page.locator('.md-header label.md-header__button[for="__drawer"]').click()
+        page.wait_for_function(
+            """() => { const a = document.querySelector('.md-nav--primary a[href$="04-module-tree/"]');
+                       const r = a && a.getBoundingClientRect();
+                       return r && r.left >= 0 && r.right <= window.innerWidth; }"""
+        )
+        page.screenshot(path=str(screenshots / "mobile-drawer.png"))
+        link.click()
+        page.wait_for_url("**/04-module-tree/")
+    finally:
+        context.close()

@@ -191,8 +191,57 @@ def test_no_broken_internal_links_or_anchors(book, parsed):
     assert not broken, broken[:30]
 
 
+def documented_objects():
+    """Dotted paths of every module-level def/class and every class member def/class (not the
+    nested helpers inside functions, which mkdocstrings cannot render on their own) of
+    annotated_nn and annotated_examples; @overload stubs excluded."""
+    import ast
+
+    def is_overload(node):
+        return any(
+            (getattr(d, "id", None) or getattr(d, "attr", None)) == "overload"
+            for d in node.decorator_list
+        )
+
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    paths = []
+    for package in ("annotated_nn", "annotated_examples"):
+        for file in sorted((ROOT / "annotated_src" / package).rglob("*.py")):
+            module = ".".join(file.relative_to(ROOT / "annotated_src").with_suffix("").parts)
+            module = module.removesuffix(".__init__")
+            for node in ast.parse(file.read_text(encoding="utf-8")).body:
+                if not isinstance(node, kinds) or (
+                    not isinstance(node, ast.ClassDef) and is_overload(node)
+                ):
+                    continue
+                paths.append(f"{module}.{node.name}")
+                if isinstance(node, ast.ClassDef):
+                    paths += [
+                        f"{module}.{node.name}.{member.name}"
+                        for member in node.body
+                        if isinstance(member, kinds)
+                        and (isinstance(member, ast.ClassDef) or not is_overload(member))
+                    ]
+    return paths
+
+
+def test_every_function_and_class_is_rendered(book):
+    heading = re.compile(
+        r'<h\d id="((?:annotated_nn|annotated_examples)[^"]*)" class="doc doc-heading"'
+    )
+    rendered = set()
+    for page in book.pages():
+        rendered.update(heading.findall(page.read_text(encoding="utf-8")))
+    expected = documented_objects()
+    assert len(expected) > 700
+    missing = [path for path in expected if path not in rendered]
+    assert not missing, missing
+
+
 def test_every_object_rendered_once(book):
-    heading = re.compile(r'<h\d id="(annotated_nn[^"]*)" class="doc doc-heading"')
+    heading = re.compile(
+        r'<h\d id="((?:annotated_nn|annotated_examples)[^"]*)" class="doc doc-heading"'
+    )
     seen: Counter[str] = Counter()
     where: dict[str, list[str]] = {}
     for page in book.pages():
@@ -359,3 +408,51 @@ def test_search_index_has_chinese_segments(book):
     text = " ".join(d["title"] + " " + d["text"] for d in docs)
     assert "\u200b" in text, "jieba segmentation missing from the search index"
     assert "钩子" in text
+
+
+def test_ids_are_unique_on_every_page(book):
+    """No page repeats an id: repeated tab ids would share one radio group and blank a tab set.
+
+    mkdocstrings converts a docstring's sections separately, so a Note's tabs restart the tab
+    counter of the docstring's own tabs (``…--__tabbed_1_1`` twice); tools/book/panels.py renames
+    the repeats. Every label must point at an input of its own tab set.
+    """
+    problems = []
+    for page in book.pages():
+        text = page.read_text(encoding="utf-8")
+        rel = page.relative_to(book.site).as_posix()
+        repeated = [i for i, n in Counter(re.findall(r'\sid="([^"]+)"', text)).items() if n > 1]
+        if repeated:
+            problems.append(f"{rel}: {repeated[:3]}")
+        for tab_set in re.findall(
+            r'<div class="tabbed-set[^"]*"[^>]*>((?:<input [^>]*>)+)<div class="tabbed-labels">((?:<label [^>]*>.*?</label>)+)</div>',
+            text,
+        ):
+            inputs = re.findall(r'\sid="([^"]+)"', tab_set[0])
+            labels = re.findall(r'\sfor="([^"]+)"', tab_set[1])
+            if inputs != labels:
+                problems.append(f"{rel}: labels {labels[:2]} for inputs {inputs[:2]}")
+    assert not problems, problems[:10]
+
+
+def test_no_tab_syntax_left_in_pages(book):
+    """No page holds the raw text of a tab header (`=== "中文"`), rendered or in its HTML."""
+    found = []
+    for page in book.pages():
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r'===\s*"(中文|English)"', text):
+            found.append(
+                f"{page.relative_to(book.site).as_posix()}: {text[m.start() - 80 : m.end()]!r}"
+            )
+    assert not found, found[:5]
+
+
+def test_glossary_tables_have_tab_sets_of_their_own(book):
+    """The glossary's intro and its tables are two 中文/English tab sets, not one set of four."""
+    text = book.html("chapters/appendix/glossary/")
+    label_sets = re.findall(
+        r'<div class="tabbed-labels">((?:<label [^>]*>.*?</label>)+)</div>', text
+    )
+    assert len(label_sets) >= 2
+    for labels in label_sets:
+        assert re.findall(r">([^<]*)</label>", labels) == ["中文", "English"], labels

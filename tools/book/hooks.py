@@ -5,7 +5,7 @@
 - ``on_page_markdown``: points "Edit this page" at the ``.py`` file of the page's first
   ``::: annotated_nn.…`` object (or at the generator, for generated pages).
 - ``on_page_content``: marks ``# 中:`` / ``# EN:`` comment lines for the language switch and adds
-  the "PyTorch source" panels (tools/book/panels.py).
+  the "PyTorch source" panels (tools/book/panels.py), then makes repeated ``id``s unique.
 
 ``BOOK_PLACEHOLDERS=1`` adds a stub for each chapter in the nav that does not exist yet (for
 building the book while the chapters are being written; never set in tests or CI).
@@ -143,7 +143,7 @@ def on_page_content(html, page, config, files, **kwargs):
     """Language-tag code comments and add the PyTorch source panels. / 标注代码注释的语言并加入 PyTorch 源码面板。"""
     html = panels.mark_comment_languages(html)
     html, _count = panels.insert_torch_panels(html, _state["renderer"])
-    return html
+    return panels.unique_ids(html)
 
 
 def on_serve(server, config, builder, **kwargs):

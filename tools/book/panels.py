@@ -1,6 +1,6 @@
 """HTML post-processing for the book's pages. / 书页 HTML 的后处理。
 
-Two jobs, both done on the HTML that mkdocstrings and pymdownx produced:
+Three jobs, all done on the HTML that mkdocstrings and pymdownx produced:
 
 1. ``mark_comment_languages``: every highlighted code line that is a ``# 中:`` or ``# EN:``
    comment (with its continuation lines) gets the class ``book-zh`` or ``book-en``; the CSS then
@@ -8,6 +8,10 @@ Two jobs, both done on the HTML that mkdocstrings and pymdownx produced:
 2. ``insert_torch_panels``: after each rendered annotated_nn object, a collapsible
    "PyTorch source" panel holding ``inspect.getsource`` of the torch counterpart, read from the
    installed torch at build time (nothing of it is committed).
+3. ``unique_ids``: mkdocstrings renders each docstring section (and each signature) with its own
+   Markdown counters, so a page can repeat ``id``s such as ``…--__tabbed_1_1`` (a Note's tabs
+   after the docstring's tabs) or ``__span-0-1``. Repeated tab ids share one radio group, and
+   then a tab set shows no content at all; every repeat is renamed, with its labels and group.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ def _classify(text: str, previous: str | None) -> str | None:
 
 
 TAB_HEADER = re.compile(r'^(\s*)===\s+"(中文|English)"\s*$')
+TAB_TEXT = re.compile(r'(===\s+)"(中文|English)"')
 
 
 def mark_comment_languages(page_html: str) -> str:
@@ -50,7 +55,7 @@ def mark_comment_languages(page_html: str) -> str:
     indented body) as they appear in the rendered source, so the source view is in one language.
     """
     if "__span-" not in page_html:
-        return page_html
+        return _escape_tab_headers(page_html)
     out = []
     pos = 0
     previous: str | None = None
@@ -85,7 +90,17 @@ def mark_comment_languages(page_html: str) -> str:
         previous = lang
         pos = match.end()
     out.append(page_html[pos:])
-    return "".join(out)
+    return _escape_tab_headers("".join(out))
+
+
+def _escape_tab_headers(page_html: str) -> str:
+    """Write the quotes of shown tab headers as entities. / 把展示出来的标签页标题中的引号写成实体。
+
+    The source view shows docstrings as written, tab headers included. With their quotes as
+    ``&quot;`` the page reads the same, and its HTML has no ``=== "中文"`` that could be taken
+    for a tab that failed to render.
+    """
+    return TAB_TEXT.sub(lambda m: f"{m.group(1)}&quot;{m.group(2)}&quot;", page_html)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,3 +232,50 @@ def insert_torch_panels(page_html: str, renderer: PanelRenderer) -> tuple[str, i
     for position, panel in sorted(inserts, reverse=True):
         out = out[:position] + "\n" + panel + "\n" + out[position:]
     return out, len(inserts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unique ids / 唯一的 id
+# ---------------------------------------------------------------------------------------------
+
+ID_OR_FOR = re.compile(r'<input\b[^>]*>|\s(id|for)="([^"]*)"')
+INPUT_ID = re.compile(r'\sid="([^"]*)"')
+INPUT_NAME = re.compile(r'\sname="([^"]*)"')
+
+
+def unique_ids(page_html: str) -> str:
+    """Rename repeated ``id``s, keeping tab labels and radio groups paired. / 给重复的 ``id`` 改名，并保持标签页的 label 与单选组配对。
+
+    A repeated id becomes ``<id>--<n>``. A tab input that is renamed also gets its radio group
+    ``name`` renamed the same way, and each ``<label for=…>`` follows the most recent input of
+    that id: a tab set's labels come right after its own inputs, before any nested set.
+    """
+    seen: dict[str, int] = {}
+    current: dict[str, str] = {}
+
+    def rename(old: str) -> str:
+        count = seen.get(old, 0)
+        seen[old] = count + 1
+        new = old if count == 0 else f"{old}--{count}"
+        current[old] = new
+        return new
+
+    def replace(match: re.Match) -> str:
+        text = match.group(0)
+        if text.startswith("<input"):
+            found = INPUT_ID.search(text)
+            if not found:
+                return text
+            old = found.group(1)
+            new = rename(old)
+            if new == old:
+                return text
+            text = text[: found.start(1)] + new + text[found.end(1) :]
+            suffix = new[len(old) :]
+            return INPUT_NAME.sub(lambda n: f' name="{n.group(1)}{suffix}"', text, count=1)
+        kind, value = match.group(1), match.group(2)
+        if kind == "for":
+            return f' for="{current.get(value, value)}"'
+        return f' id="{rename(value)}"'
+
+    return ID_OR_FOR.sub(replace, page_html)
