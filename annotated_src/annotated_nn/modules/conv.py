@@ -34,6 +34,20 @@ from .lazy import LazyModuleMixin
 from .module import Module
 from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
+# DIFF(torch 2.13):
+# 中: 非法 padding_mode 的报错会打印集合 {"zeros", "reflect", "replicate", "circular"}。集合字面量被编译成
+# 中: frozenset 常量存进 .pyc，其元素顺序由“编译那个 .pyc 的进程”的哈希种子决定，所以 torch 的文件与我们的文件
+# 中: 在同一个进程里会打印出不同的顺序。这里取 torch 的 _ConvNd.__init__ 里的那个常量，按它的顺序建集合，报错文本就与 torch 逐字相同。
+# EN: An invalid padding_mode's message prints the set {"zeros", "reflect", "replicate", "circular"}. A set literal
+# EN: compiles to a frozenset constant stored in the .pyc, its element order fixed by the hash seed of the process
+# EN: that wrote that .pyc, so torch's file and ours print different orders in one process. We take that constant
+# EN: from torch's _ConvNd.__init__ and build the set in its order, so the message is torch's word for word.
+_TORCH_PADDING_MODES = next(
+    const
+    for const in torch.nn.modules.conv._ConvNd.__init__.__code__.co_consts
+    if isinstance(const, frozenset) and "circular" in const
+)
+
 __all__ = [
     "Conv1d",
     "Conv2d",
@@ -245,9 +259,9 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
 
-        # 中: 报错信息会打印这个集合；集合的迭代顺序随哈希种子变化，torch 自身在不同进程间也不固定。
-        # EN: The message prints this set; its iteration order depends on the hash seed, in torch too.
-        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        # 中: 报错信息会打印这个集合；见 _TORCH_PADDING_MODES 的说明，按 torch 的顺序建集合才能打印出相同的文本。
+        # EN: The message prints this set; see _TORCH_PADDING_MODES: built in torch's order, it prints torch's text.
+        valid_padding_modes = set(_TORCH_PADDING_MODES)
         if padding_mode not in valid_padding_modes:
             raise ValueError(
                 f"padding_mode must be one of {valid_padding_modes}, but got padding_mode='{padding_mode}'"
