@@ -523,3 +523,18 @@ def test_glossary_page_is_rendered():
     assert html.index('=== "中文"') < html.index('=== "English"')
     for term in load_raw_glossary():
         assert term["zh"] in html and term["en"] in html
+
+
+def test_comment_lines_balance_per_file():
+    """The shared checker (../shared/tools/bilingual_check.py) requires as many `# 中:` lines as
+    `# EN:` lines; hold every file to it, so a block of three Chinese lines gets three English ones."""
+    import re
+
+    unbalanced = {}
+    for path in sorted((ROOT / "annotated_src").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        zh = len(re.findall(r"^\s*# 中:", text, re.M))
+        en = len(re.findall(r"^\s*# EN:", text, re.M))
+        if zh != en:
+            unbalanced[str(path.relative_to(ROOT))] = (zh, en)
+    assert not unbalanced, unbalanced

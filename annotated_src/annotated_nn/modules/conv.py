@@ -38,10 +38,9 @@ from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 # 中: 非法 padding_mode 的报错会打印集合 {"zeros", "reflect", "replicate", "circular"}。集合字面量被编译成
 # 中: frozenset 常量存进 .pyc，其元素顺序由“编译那个 .pyc 的进程”的哈希种子决定，所以 torch 的文件与我们的文件
 # 中: 在同一个进程里会打印出不同的顺序。这里取 torch 的 _ConvNd.__init__ 里的那个常量，按它的顺序建集合，报错文本就与 torch 逐字相同。
-# EN: An invalid padding_mode's message prints the set {"zeros", "reflect", "replicate", "circular"}. A set literal
-# EN: compiles to a frozenset constant stored in the .pyc, its element order fixed by the hash seed of the process
-# EN: that wrote that .pyc, so torch's file and ours print different orders in one process. We take that constant
-# EN: from torch's _ConvNd.__init__ and build the set in its order, so the message is torch's word for word.
+# EN: An invalid padding_mode's message prints the set {"zeros", "reflect", "replicate", "circular"}. A set literal compiles to a frozenset constant stored in the .pyc, its
+# EN: element order fixed by the hash seed of the process that wrote that .pyc, so torch's file and ours print different orders in
+# EN: one process. We take that constant from torch's _ConvNd.__init__ and build the set in its order, so the message is torch's word for word.
 _TORCH_PADDING_MODES = next(
     const
     for const in torch.nn.modules.conv._ConvNd.__init__.__code__.co_consts
