@@ -117,6 +117,7 @@ def test_chapter_order_in_nav():
         "layers/flatten-embedding",
         "layers/loss",
         "layers/transformer",
+        "layers/rnn",
         "13-init",
         "14-lazy-modules",
         "15-parallel",

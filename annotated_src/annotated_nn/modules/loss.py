@@ -30,17 +30,18 @@ r"""Loss layers. / 损失函数层。
     - concrete losses override only `__init__` (extra options) and `forward`.
 """
 
+from collections.abc import Callable
+
 from torch import Tensor
 from torch.nn import _reduction as _Reduction
 from typing_extensions import deprecated
 
 from .. import functional as F
+from .distance import PairwiseDistance
 from .module import Module
 
-# DIFF(torch 2.13): 中: 没有 LinearCrossEntropyLoss（依赖 2.13 新增的 LinearCrossEntropyOptions）和
-# DIFF(torch 2.13): 中: TripletMarginWithDistanceLoss（默认距离是 distance.py 的 PairwiseDistance，本项目尚未实现）。
-# DIFF(torch 2.13): EN: LinearCrossEntropyLoss (needs 2.13's new LinearCrossEntropyOptions) and
-# DIFF(torch 2.13): EN: TripletMarginWithDistanceLoss (its default distance is distance.py's PairwiseDistance, not written here) are left out.
+# DIFF(torch 2.13): 中: 没有 LinearCrossEntropyLoss（依赖 2.13 新增的 LinearCrossEntropyOptions）。
+# DIFF(torch 2.13): EN: LinearCrossEntropyLoss is left out (it needs 2.13's new LinearCrossEntropyOptions).
 __all__ = [
     "L1Loss",
     "NLLLoss",
@@ -62,6 +63,7 @@ __all__ = [
     "MarginRankingLoss",
     "MultiMarginLoss",
     "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "CTCLoss",
 ]
 
@@ -1370,6 +1372,117 @@ class TripletMarginLoss(_Loss):
             margin=self.margin,
             p=self.p,
             eps=self.eps,
+            swap=self.swap,
+            reduction=self.reduction,
+        )
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    r"""Triplet loss with any distance function. / 可用任意距离函数的三元组损失。
+
+    === "中文"
+
+        与 [`TripletMarginLoss`][annotated_nn.modules.loss.TripletMarginLoss] 相同的
+        `max(d(a, p) - d(a, n) + margin, 0)`，但距离 `d` 可以是任何接受两个张量、返回距离的
+        可调用对象（例如余弦距离的 lambda）。不传时使用一个新建的
+        [`PairwiseDistance`][annotated_nn.modules.distance.PairwiseDistance]；它是模块，所以会
+        作为子模块（submodule）出现在 `repr` 里。构造参数全部只能按关键字传入，也没有旧式的
+        `size_average`/`reduce`。
+
+    === "English"
+
+        The same `max(d(a, p) - d(a, n) + margin, 0)` as
+        [`TripletMarginLoss`][annotated_nn.modules.loss.TripletMarginLoss], but the distance
+        `d` may be any callable taking two tensors and returning distances (for example a
+        lambda for cosine distance). When none is given a fresh
+        [`PairwiseDistance`][annotated_nn.modules.distance.PairwiseDistance] is used; being a
+        module, it shows up as a submodule in the `repr`. All constructor arguments are
+        keyword-only, and there are no legacy `size_average`/`reduce` arguments.
+
+    Args:
+        distance_function: Callable `(x1, x2) -> distances`, or `None`. / 可调用对象 `(x1, x2) -> 距离`，或 `None`。
+        margin: Required distance gap, > 0. / 要求的距离差，必须大于 0。
+        swap: Whether to use the distance swap. / 是否使用距离交换。
+        reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+
+    Examples:
+        >>> import annotated_nn as nn
+        >>> nn.TripletMarginWithDistanceLoss()
+        TripletMarginWithDistanceLoss(
+          (distance_function): PairwiseDistance()
+        )
+    """
+
+    __constants__ = ["margin", "swap", "reduction"]
+    margin: float
+    swap: bool
+
+    def __init__(
+        self,
+        *,
+        distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+        margin: float = 1.0,
+        swap: bool = False,
+        reduction: str = "mean",
+    ) -> None:
+        r"""Check `margin`, then store the distance and options. / 检查 `margin`，再保存距离函数与各选项。
+
+        === "中文"
+
+            检查发生在 `_Loss.__init__` 之后。默认的 `PairwiseDistance()` 赋值给属性时经过
+            `Module.__setattr__`，因而注册为子模块；普通函数则只是普通属性。
+
+        === "English"
+
+            The check runs after `_Loss.__init__`. The default `PairwiseDistance()` goes
+            through `Module.__setattr__` when assigned and is thus registered as a submodule;
+            a plain function stays a plain attribute.
+
+        Args:
+            distance_function: Callable `(x1, x2) -> distances`, or `None`. / 可调用对象 `(x1, x2) -> 距离`，或 `None`。
+            margin: Required distance gap, > 0. / 要求的距离差，必须大于 0。
+            swap: Whether to use the distance swap. / 是否使用距离交换。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+
+        Raises:
+            ValueError: `margin <= 0`. / `margin <= 0`。
+        """
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(
+                f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead"
+            )
+        self.distance_function: Callable[[Tensor, Tensor], Tensor] | None = (
+            distance_function if distance_function is not None else PairwiseDistance()
+        )
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        r"""Compute the loss via `F.triplet_margin_with_distance_loss`. / 通过 `F.triplet_margin_with_distance_loss` 计算损失。
+
+        === "中文"
+
+            距离函数、`margin`、`swap` 与 `reduction` 都按关键字传入。
+
+        === "English"
+
+            The distance function, `margin`, `swap` and `reduction` are all passed by keyword.
+
+        Args:
+            anchor: Anchor embeddings. / 锚点嵌入。
+            positive: Positive embeddings. / 正样本嵌入。
+            negative: Negative embeddings. / 负样本嵌入。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        return F.triplet_margin_with_distance_loss(
+            anchor,
+            positive,
+            negative,
+            distance_function=self.distance_function,
+            margin=self.margin,
             swap=self.swap,
             reduction=self.reduction,
         )
