@@ -54,6 +54,44 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIRS = ("annotated_src/annotated_nn", "annotated_src/annotated_examples")
 GLOSSARY_FILE = "docs/glossary.yml"
 
+# 中: 核心文件（读者逐行阅读的模块系统本身）里，函数体中连续的代码行最多 8 行就要有一段
+# 中: `# 中:`/`# EN:` 注释；其它文件只统计、不报错（覆盖率页面会显示）。
+# EN: In the core files (the module system itself, which readers follow line by line) a function
+# EN: body may run at most 8 code lines without a `# 中:`/`# EN:` note; other files are measured
+# EN: (the coverage page shows it) but not held to it.
+MAX_UNANNOTATED_RUN = 8
+CORE_FILES = (
+    "annotated_src/annotated_nn/modules/module.py",
+    "annotated_src/annotated_nn/parameter.py",
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "annotated_src/annotated_nn/modules/_functions.py",
+    "annotated_src/annotated_nn/modules/container.py",
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "annotated_src/annotated_nn/init.py",
+    "annotated_src/annotated_nn/parallel/",
+)
+
+
+def is_core_file(file: str) -> bool:
+    r"""Whether a project path is one of the core files. / 某个项目路径是否属于核心文件。
+
+    === "中文"
+
+        以 `/` 结尾的条目表示整个目录（例如 `parallel/`）。
+
+    === "English"
+
+        An entry ending in `/` stands for a whole folder (e.g. `parallel/`).
+
+    Args:
+        file: Path relative to the project root, with `/`. / 相对项目根目录、用 `/` 分隔的路径。
+
+    Returns:
+        True for a core file. / 是核心文件时返回 True。
+    """
+    return any(file == core or (core.endswith("/") and file.startswith(core)) for core in CORE_FILES)
+
+
 # Problem kinds: kind -> (English, 中文). / 问题类别：类别 -> (英文说明, 中文说明)。
 KINDS: dict[str, tuple[str, str]] = {
     "syntax": ("the file does not parse", "文件无法解析"),
@@ -84,6 +122,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "comment-lang": ("a comment block in the wrong language", "注释块的语言不对"),
     "diff-marker": ("a DIFF marker not explained in both languages", "DIFF 标记没有用两种语言说明"),
     "glossary": ("a word the glossary forbids", "使用了术语表禁用的译法"),
+    "unannotated-run": (
+        f"more than {MAX_UNANNOTATED_RUN} code lines in a row without a note, in a core file",
+        f"核心文件中连续超过 {MAX_UNANNOTATED_RUN} 行代码没有注释",
+    ),
 }
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -221,6 +263,8 @@ class Record:
         qualname: Python qualified name, `<module>` for a module. / Python 限定名，模块记录为 `<module>`。
         kind: `function`, `method`, `class` or `module`. / 记录种类。
         problems: Problems found, sorted by line. / 按行号排序的问题列表。
+        longest_run: Most code lines in a row without a note. / 连续无注释代码行的最大行数。
+        longest_run_line: Where that run starts (0: none). / 该段的起始行（0 表示没有）。
     """
 
     file: str
@@ -229,6 +273,8 @@ class Record:
     qualname: str
     kind: str
     problems: list[Problem] = field(default_factory=list)
+    longest_run: int = 0
+    longest_run_line: int = 0
 
     @property
     def ok(self) -> bool:
@@ -1180,6 +1226,96 @@ def _docstring_lines(tree: ast.Module) -> list[tuple[int, str]]:
     return lines
 
 
+def _line_kinds(source: str, tree: ast.Module) -> dict[int, str]:
+    r"""What each line is, for the unannotated-run measure. / 每一行的类别，供“连续无注释代码”统计使用。
+
+    === "中文"
+
+        `"note"`：`# 中:` / `# EN:` 注释块里的行（包括缩进的续行）；`"code"`：含有代码记号
+        的行（多行字符串的每一行都算）；文档字符串的行、空行和普通注释都不出现在结果里。
+        用 `tokenize` 而不是正则表达式，字符串里的 `#` 不会被当成注释。
+
+    === "English"
+
+        `"note"`: a line of a `# 中:` / `# EN:` block (indented continuation lines included);
+        `"code"`: a line holding a code token (every line of a multi-line string counts). Docstring
+        lines, blank lines and plain comments are left out. Tokenizing keeps a `#` inside a string
+        from being taken for a comment.
+
+    Args:
+        source: Python source text. / Python 源代码。
+        tree: The parsed source. / 解析后的语法树。
+
+    Returns:
+        Line number → `"note"` or `"code"`. / 行号 → `"note"` 或 `"code"`。
+    """
+    docstring = {number for number, _ in _docstring_lines(tree)}
+    kinds: dict[int, str] = {}
+    previous_note = 0
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            text = token.string.strip()
+            tagged = text.startswith((ZH_TAG, EN_TAG))
+            continues = previous_note == token.start[0] - 1 and re.match(r"#\s{2,}\S", text)
+            if tagged or continues:
+                kinds[token.start[0]] = "note"
+                previous_note = token.start[0]
+        elif token.type not in skip and token.type != tokenize.ENDMARKER:
+            for number in range(token.start[0], token.end[0] + 1):
+                if number not in docstring:
+                    kinds.setdefault(number, "code")
+    return kinds
+
+
+def longest_unannotated_run(
+    node: ast.AST, kinds: dict[int, str], nested: list[ast.AST]
+) -> tuple[int, int]:
+    r"""The longest run of code lines without a note in one definition's body. / 一个定义体内最长的无注释代码段。
+
+    === "中文"
+
+        只看定义体本身：签名和文档字符串不算；嵌套的函数和类有各自的记录，它们的范围
+        在这里把连续段截断。空行和普通注释不打断连续段，`# 中:`/`# EN:` 注释块把计数清零。
+
+    === "English"
+
+        Only the body counts: neither the signature nor the docstring. Nested functions and
+        classes have records of their own, and their spans cut the run here. Blank lines and plain
+        comments do not break a run; a `# 中:`/`# EN:` block resets it.
+
+    Args:
+        node: A def or class node. / 函数或类节点。
+        kinds: The result of `_line_kinds`. / `_line_kinds` 的结果。
+        nested: Definitions directly inside it. / 直接嵌套在其中的定义。
+
+    Returns:
+        `(length, first line)`; `(0, 0)` for a body without code. / `(行数, 起始行)`；没有代码时为 `(0, 0)`。
+    """
+    cuts = set()
+    for child in nested:
+        start = min([child.lineno] + [d.lineno for d in child.decorator_list])
+        cuts.update(range(start, child.end_lineno + 1))
+    best, best_start, run, start = 0, 0, 0, 0
+    # 中: 从第一条语句（通常是文档字符串）开始数：签名不算，文档字符串的行已被 `kinds` 排除。
+    # EN: Count from the first statement (usually the docstring): the signature does not count,
+    # EN: and `kinds` already leaves docstring lines out.
+    for number in range(node.body[0].lineno, node.end_lineno + 1):
+        if number in cuts:
+            run = 0
+            continue
+        kind = kinds.get(number)
+        if kind == "note":
+            run = 0
+        elif kind == "code":
+            if run == 0:
+                start = number
+            run += 1
+            if run > best:
+                best, best_start = run, start
+    return best, best_start
+
+
 def _is_overload(node: ast.AST) -> bool:
     r"""Whether a def is an `@overload` stub. / 判断一个定义是否是 `@overload` 桩函数。
 
@@ -1205,6 +1341,34 @@ def _is_overload(node: ast.AST) -> bool:
         if name == "overload":
             return True
     return False
+
+
+def _direct_children(node: ast.AST) -> list[ast.AST]:
+    r"""Definitions directly inside one definition. / 直接位于某个定义内部的定义。
+
+    === "中文"
+
+        穿过 `if`/`try`/`with` 等语句块，但不进入更深一层的定义。
+
+    === "English"
+
+        Looks through `if`/`try`/`with` blocks, but not into a deeper definition.
+
+    Args:
+        node: A def or class node. / 函数或类节点。
+
+    Returns:
+        The nested definition nodes. / 嵌套定义的节点。
+    """
+    found = []
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append(child)
+        else:
+            stack.extend(ast.iter_child_nodes(child))
+    return found
 
 
 def _definitions(tree: ast.Module) -> list[tuple[ast.AST, str, str]]:
@@ -1321,8 +1485,22 @@ def check_source(
 
     records = [module_record]
     spans = []
+    kinds = _line_kinds(source, tree)
+    core = is_core_file(file)
     for node, qualname, kind in _definitions(tree):
         record = Record(file, node.lineno, module, qualname, kind, check_docstring(node))
+        record.longest_run, record.longest_run_line = longest_unannotated_run(
+            node, kinds, _direct_children(node)
+        )
+        if core and record.longest_run > MAX_UNANNOTATED_RUN:
+            record.problems.append(
+                Problem(
+                    "unannotated-run",
+                    record.longest_run_line,
+                    f"{record.longest_run} code lines without a `# 中:`/`# EN:` note "
+                    f"(at most {MAX_UNANNOTATED_RUN} in a core file)",
+                )
+            )
         records.append(record)
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         spans.append((start, node.end_lineno, record))

@@ -1,66 +1,65 @@
 /*
- * The book's language switch (中文 / English).
+ * The book's reader-side scripts: the language switch (中文 / English), the PyTorch comparison
+ * panels, and Chinese word segmentation of search queries.
  *
- * One choice for the whole site: it is the most recent "中文" or "English" label in Material's
- * memory of linked content tabs (feature content.tabs.link, localStorage "__tabs"), so clicking
- * either tab anywhere switches every tab on every page and is remembered; 中文 on a first visit.
- * The choice is mirrored on <html data-book-lang="zh|en">, which docs/assets/book.css uses to
- * show only that language's "# 中:" or "# EN:" comment lines in the code, and only that
- * language's half of the generated pages. A header button switches on pages without tabs.
+ * Language. One choice for the whole site, kept in localStorage "book-lang" ("zh" or "en"),
+ * 中文 on a first visit. It is mirrored on <html data-book-lang>, which docs/assets/book.css uses
+ * to show only that language's half of every bilingual text (the build wraps each half in
+ * .book-zh / .book-en). Attributes the build doubled (data-book-en-placeholder, ...-title,
+ * ...-aria-label) are swapped here. The header button is the switch.
+ *
  * Works with instant navigation: state lives on <html> and listeners on document.
  */
 (function () {
   "use strict";
-  var LABEL = { zh: "中文", en: "English" };
-  var CODE = { "中文": "zh", "English": "en" };
+  var KEY = "book-lang";
+  var ATTRIBUTES = ["placeholder", "title", "aria-label"];
 
   function stored() {
     try {
-      var tabs = (typeof __md_get === "function" && __md_get("__tabs")) || [];
-      for (var i = 0; i < tabs.length; i++) {
-        if (CODE[tabs[i]]) return CODE[tabs[i]];
+      return localStorage.getItem(KEY) === "en" ? "en" : "zh";
+    } catch (e) {
+      return "zh";
+    }
+  }
+
+  function swapAttributes(lang) {
+    ATTRIBUTES.forEach(function (name) {
+      var nodes = document.querySelectorAll("[data-book-en-" + name + "]");
+      for (var i = 0; i < nodes.length; i++) {
+        var node = nodes[i];
+        if (!node.hasAttribute("data-book-zh-" + name)) {
+          node.setAttribute("data-book-zh-" + name, node.getAttribute(name) || "");
+        }
+        node.setAttribute(name, node.getAttribute("data-book-" + lang + "-" + name));
       }
-    } catch (e) { /* no storage: keep the default */ }
-    return "zh";
+    });
   }
 
   function show(lang) {
-    document.documentElement.setAttribute("data-book-lang", lang);
+    var root = document.documentElement;
+    root.setAttribute("data-book-lang", lang);
+    root.setAttribute("lang", lang === "en" ? "en" : "zh");
+    swapAttributes(lang);
     var button = document.querySelector(".book-lang-toggle");
     if (button) {
       button.setAttribute("aria-pressed", lang === "en" ? "true" : "false");
-      button.title = lang === "en" ? "切换到中文 / Switch to Chinese" : "Switch to English / 切换到英文";
+      var label = lang === "en" ? "Switch to Chinese" : "切换到英文";
+      button.title = label;
+      button.setAttribute("aria-label", label);
     }
-  }
-
-  function remember(lang) {
-    if (typeof __md_get !== "function" || typeof __md_set !== "function") return;
-    var label = LABEL[lang];
-    var tabs = (__md_get("__tabs") || []).filter(function (t) { return t !== label; });
-    __md_set("__tabs", [label].concat(tabs));
   }
 
   function choose(lang) {
-    // Clicking one tab of the language lets Material switch (and remember) all linked tabs.
-    var labels = document.querySelectorAll(".tabbed-labels > label");
-    for (var i = 0; i < labels.length; i++) {
-      if (labels[i].innerText.trim() === LABEL[lang]) {
-        var input = document.getElementById(labels[i].htmlFor);
-        if (input && !input.checked) {
-          input.click();
-        }
-        break;
-      }
-    }
-    remember(lang);
+    try { localStorage.setItem(KEY, lang); } catch (e) { /* not remembered */ }
     show(lang);
   }
 
   function addButton() {
     if (document.querySelector(".book-lang-toggle")) return;
-    var search = document.querySelector(".md-header__inner .md-search");
     var inner = document.querySelector(".md-header__inner");
     if (!inner) return;
+    var search = inner.querySelector(".md-search");
     var button = document.createElement("button");
     button.type = "button";
     button.className = "md-header__button book-lang-toggle";
@@ -71,17 +70,88 @@
     inner.insertBefore(button, search || null);
   }
 
-  // A tab of either language was selected (by the reader or by Material's linking).
-  document.addEventListener("change", function (event) {
-    var input = event.target;
-    if (!input || !input.matches || !input.matches(".tabbed-set > input")) return;
-    var label = document.querySelector('label[for="' + CSS.escape(input.id) + '"]');
-    var lang = label && CODE[label.innerText.trim()];
-    if (lang) show(lang);
-  });
+  /* Comparison panels: the diff is a small file of its own, fetched when the panel opens. */
+  document.addEventListener("toggle", function (event) {
+    var panel = event.target;
+    if (!panel.matches || !panel.matches("details.book-cmp-panel") || !panel.open) return;
+    var body = panel.querySelector(".book-cmp-body");
+    if (!body || body.getAttribute("data-loaded")) return;
+    body.setAttribute("data-loaded", "1");
+    fetch(panel.getAttribute("data-book-src"))
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (fragment) { body.innerHTML = fragment; })
+      .catch(function () {
+        body.removeAttribute("data-loaded");
+        body.textContent = "无法载入 / could not load";
+      });
+  }, true);
+
+  /*
+   * Search. The index was built with jieba's words separated by U+200B (mkdocs.yml); a Chinese
+   * query typed without spaces is one long term that matches nothing, or only its first word. The
+   * build writes the index's Chinese vocabulary (search/book-words.json); here a query is cut into
+   * the longest known words, and each becomes a required term (+word), so 注册缓冲区 finds the
+   * pages that contain both 注册 and 缓冲区. Material reads the input's value: the getter is
+   * wrapped so the reader still sees what they typed.
+   */
+  var words = null;
+  var longest = 1;
+  var CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+
+  function loadWords() {
+    if (words) return;
+    words = {};
+    var config = document.getElementById("__config");
+    var root = config ? JSON.parse(config.textContent).base : ".";
+    fetch(new URL(root + "/search/book-words.json", location.href))
+      .then(function (response) { return response.json(); })
+      .then(function (list) {
+        list.forEach(function (word) {
+          words[word] = true;
+          if (word.length > longest) longest = word.length;
+        });
+      })
+      .catch(function () { /* plain search without segmentation */ });
+  }
+
+  function segment(run) {
+    var out = [];
+    var i = 0;
+    while (i < run.length) {
+      var size = Math.min(longest, run.length - i);
+      while (size > 1 && !words[run.substr(i, size)]) size--;
+      out.push(run.substr(i, size));
+      i += size;
+    }
+    return out;
+  }
+
+  function rewrite(query) {
+    if (!words || !CJK_RUN.test(query)) return query;
+    CJK_RUN.lastIndex = 0;
+    return query.replace(CJK_RUN, function (run) {
+      var parts = segment(run);
+      if (parts.length < 2) return run;
+      return parts.map(function (part) { return "+" + part; }).join(" ");
+    });
+  }
+
+  function wrapSearch() {
+    var input = document.querySelector("input[data-md-component=search-query]");
+    if (!input || input.__bookWrapped) return;
+    var native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+    Object.defineProperty(input, "value", {
+      configurable: true,
+      get: function () { return rewrite(native.get.call(this)); },
+      set: function (value) { native.set.call(this, value); }
+    });
+    input.__bookWrapped = true;
+    input.addEventListener("focus", loadWords);
+  }
 
   function init() {
     addButton();
+    wrapSearch();
     show(stored());
   }
 

@@ -111,6 +111,8 @@ def test_chapter_order_in_nav():
         "layers/linear",
         "layers/conv",
         "layers/pooling",
+        "layers/padding",
+        "layers/upsampling-fold",
         "layers/normalization",
         "layers/dropout",
         "layers/activation",

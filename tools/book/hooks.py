@@ -4,8 +4,13 @@
   process so that it always sees the current code) as virtual files; nothing is written to docs/.
 - ``on_page_markdown``: points "Edit this page" at the ``.py`` file of the page's first
   ``::: annotated_nn.…`` object (or at the generator, for generated pages).
-- ``on_page_content``: marks ``# 中:`` / ``# EN:`` comment lines for the language switch and adds
-  the "PyTorch source" panels (tools/book/panels.py), then makes repeated ``id``s unique.
+- ``on_page_content``: fills each object's listing slot with its annotated listing
+  (tools/book/listings.py) and a comparison with torch 2.13 (tools/book/panels.py), splits the
+  bilingual text into the two languages (tools/book/bilingual.py), then makes repeated ``id``s
+  unique.
+- ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
+  gives Material's interface words their English twin.
+- ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
 
 ``BOOK_PLACEHOLDERS=1`` adds a stub for each chapter in the nav that does not exist yet (for
 building the book while the chapters are being written; never set in tests or CI).
@@ -29,6 +34,8 @@ ROOT = HERE.parents[1]
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+import bilingual  # noqa: E402  (tools/book/bilingual.py)
+import listings  # noqa: E402  (tools/book/listings.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
@@ -80,8 +87,20 @@ def _nav_paths(nav) -> list[str]:
 def on_config(config, **kwargs):
     """Reset per-build state. / 重置每次构建的状态。"""
     _state.clear()
-    _state["renderer"] = panels.PanelRenderer(config)
     _state["edit_base"] = _repo_edit_base(config)
+    _state["fragments"] = {}
+    # 中: 仓库地址只来自配置：环境变量 BOOK_REPO_URL 优先，其次 mkdocs.yml 的 repo_url；都没有时
+    # 中: 不显示仓库链接和“编辑此页”按钮，绝不链接到不存在的仓库。
+    # EN: The repository comes from configuration only: BOOK_REPO_URL first, then mkdocs.yml's
+    # EN: repo_url; with neither, no repository link and no edit button, never a dead link.
+    if os.environ.get("BOOK_REPO_URL"):
+        config["repo_url"] = os.environ["BOOK_REPO_URL"].rstrip("/") + "/"
+        config["repo_name"] = "/".join(config["repo_url"].rstrip("/").split("/")[-2:])
+    if config.get("repo_url"):
+        config["edit_uri"] = os.environ.get("BOOK_EDIT_URI") or config.get("edit_uri") or "edit/main/docs/"
+        _state["edit_base"] = _repo_edit_base(config)
+    if os.environ.get("BOOK_SITE_URL"):
+        config["site_url"] = os.environ["BOOK_SITE_URL"].rstrip("/") + "/"
     return config
 
 
@@ -139,11 +158,122 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     return markdown
 
 
+SLOT = re.compile(
+    r'<div class="book-listing-slot" data-book-object="([^"]+)" data-book-module="([^"]+)"'
+    r' data-book-file="([^"]+)"></div>'
+)
+CJK_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+COMPARE_DIR = "generated/compare"
+CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?(?:doc-signature )?highlight"(?: [^>]*)?>')
+TEXT_TAGS = ("p", "td", "th", "li", "dt", "dd", "figcaption", "summary", "caption")
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _relative(page, target: str) -> str:
+    """URL of a site path relative to a page. / 站点内路径相对某页的 URL。"""
+    return "../" * page.url.count("/") + target
+
+
+def _listing_and_comparison(match: re.Match, page) -> str:
+    """The listing of one slot, followed by its comparison panel. / 一个槽位的代码清单及其后的对照面板。"""
+    dotted, module, path = match.group(1), match.group(2), match.group(3)
+    qualname = dotted[len(module) + 1 :]
+    listing = listings.listing_html(path, module, qualname, dotted)
+    found = panels.compare(dotted, path, qualname)
+    if found is None:
+        return listing
+    torch_label = (
+        f"<code>{found.torch_path}</code> · <code>{found.torch_file}</code>:{found.torch_line}"
+    )
+    if found.same:
+        summary = (
+            f'<span class="book-zh">与 PyTorch {panels.TORCH_VERSION} 代码相同</span>'
+            f'<span class="book-en">Same code as PyTorch {panels.TORCH_VERSION}</span>'
+            f" — {torch_label}"
+        )
+        return (
+            listing
+            + f'<p class="book-cmp-same" data-search-exclude>{summary}'
+            + ' <small><span class="book-zh">（不计文档字符串与注释）</span>'
+            + '<span class="book-en">(docstrings and comments aside)</span></small></p>'
+        )
+    name = dotted.replace("/", "_") + ".html"
+    _state["fragments"][name] = found.fragment
+    diff_note = ""
+    if "book-diff" in listing:
+        diff_note = (
+            f' · <a href="{_relative(page, "generated/divergences/")}">'
+            '<span class="book-zh">有意的差异（DIFF）</span>'
+            '<span class="book-en">deliberate difference (DIFF)</span></a>'
+        )
+    summary = (
+        f'<span class="book-zh">与 PyTorch {panels.TORCH_VERSION} 对照：{found.changed} 行不同</span>'
+        f'<span class="book-en">Compared with PyTorch {panels.TORCH_VERSION}: {found.changed} lines differ</span>'
+        f" — {torch_label}{diff_note}"
+    )
+    src = _relative(page, f"{COMPARE_DIR}/{name}")
+    return (
+        listing
+        + f'<details class="book-cmp-panel" data-search-exclude data-book-src="{src}">'
+        + f"<summary>{summary}</summary>"
+        + '<p class="book-cmp-legend"><span class="book-cmp-torch">− torch 2.13</span> '
+        + '<span class="book-cmp-ours">+ annotated_nn</span></p>'
+        + '<div class="book-cmp-body"></div></details>'
+    )
+
+
 def on_page_content(html, page, config, files, **kwargs):
-    """Language-tag code comments and add the PyTorch source panels. / 标注代码注释的语言并加入 PyTorch 源码面板。"""
+    """Listings, comparisons, one language at a time. / 代码清单、与 torch 的对照、一次一种语言。"""
+    html = SLOT.sub(lambda m: _listing_and_comparison(m, page), html)
+    html = html.replace(listings.DIVERGENCES_LINK, _relative(page, "generated/divergences/"))
     html = panels.mark_comment_languages(html)
-    html, _count = panels.insert_torch_panels(html, _state["renderer"])
+    # 中: 代码（签名、示例、清单）不进搜索索引：标识符靠标题和文档字符串就能搜到，索引因此小一半以上。
+    # EN: Code (signatures, examples, listings) stays out of the search index: identifiers are found
+    # EN: through headings and docstrings, and the index shrinks by more than half.
+    html = CODE_BLOCK.sub(lambda m: m.group(0)[:-1] + " data-search-exclude>", html)
+    html = bilingual.language_tabs(html)
+    # Innermost first: a <p> inside an <li> or <td> is split before its container is looked at.
+    for tag in TEXT_TAGS:
+        html = bilingual.split_elements(html, (tag,))
+    html = bilingual.split_elements(html, HEADING_TAGS, separators=(" / ", " · "))
     return panels.unique_ids(html)
+
+
+def on_post_page(output, page, config, **kwargs):
+    """Theme titles and words in both languages. / 主题中的标题与界面文字一分为二。"""
+    head, body = output.split("<body", 1) if "<body" in output else ("", output)
+    start, end = body.find("<article"), body.rfind("</article>")
+    if start < 0 or end < 0:
+        start = end = len(body)
+    outside = body[:start], body[end:]
+    fixed = []
+    for part in outside:
+        part = bilingual.split_elements(
+            part, ("span", "div"), separators=(" / ", " · "), css_class="md-ellipsis"
+        )
+        fixed.append(bilingual.theme_strings(part))
+    return head + "<body" + fixed[0] + body[start:end] + fixed[1]
+
+
+def on_post_build(config, **kwargs):
+    """Write the comparison fragments. / 写出对照片段文件。"""
+    folder = Path(config["site_dir"]) / COMPARE_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, fragment in _state.get("fragments", {}).items():
+        (folder / name).write_text(fragment, encoding="utf-8")
+    # 中: 搜索索引中的全部中文词（jieba 在构建时切好、以 U+200B 分隔），供浏览器切分查询（lang.js）。
+    # EN: Every Chinese word of the search index (cut by jieba at build time, separated by U+200B),
+    # EN: for lang.js to cut a query into the same words in the browser.
+    index = Path(config["site_dir"]) / "search" / "search_index.json"
+    if index.is_file():
+        docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
+        words = set()
+        for doc in docs:
+            for token in re.split(r"[\s\u200b]+", doc["title"] + " " + doc["text"]):
+                words.update(w for w in CJK_WORD.findall(token) if len(w) > 1)
+        (index.parent / "book-words.json").write_text(
+            json.dumps(sorted(words), ensure_ascii=False), encoding="utf-8"
+        )
 
 
 def on_serve(server, config, builder, **kwargs):

@@ -1,13 +1,14 @@
 """HTML post-processing for the book's pages. / 书页 HTML 的后处理。
 
-Three jobs, all done on the HTML that mkdocstrings and pymdownx produced:
+Three jobs for the pages that mkdocstrings and pymdownx produced:
 
 1. ``mark_comment_languages``: every highlighted code line that is a ``# 中:`` or ``# EN:``
    comment (with its continuation lines) gets the class ``book-zh`` or ``book-en``; the CSS then
    shows one language only (docs/assets/book.css, docs/assets/lang.js).
-2. ``insert_torch_panels``: after each rendered annotated_nn object, a collapsible
-   "PyTorch source" panel holding ``inspect.getsource`` of the torch counterpart, read from the
-   installed torch at build time (nothing of it is committed).
+2. ``compare``: our code against torch 2.13's for one object, both without docstrings and
+   comments (``ast.unparse``), as a unified diff; the torch side is read from the installed torch
+   at build time (nothing of it is committed). The hook puts a summary ("same code" or how many
+   lines differ) on the page and writes the diff to a small file fetched when the panel opens.
 3. ``unique_ids``: mkdocstrings renders each docstring section (and each signature) with its own
    Markdown counters, so a page can repeat ``id``s such as ``…--__tabbed_1_1`` (a Note's tabs
    after the docstring's tabs) or ``__span-0-1``. Repeated tab ids share one radio group, and
@@ -16,14 +17,20 @@ Three jobs, all done on the HTML that mkdocstrings and pymdownx produced:
 
 from __future__ import annotations
 
+import ast
+import difflib
 import html
 import importlib
 import inspect
 import re
 import textwrap
+from dataclasses import dataclass
 from functools import lru_cache
 
+import listings  # tools/book/listings.py
 import torch
+
+TORCH_VERSION = torch.__version__.split("+")[0]
 
 LINE_START = re.compile(r'<span id="([^"]*__span-\d+-\d+)">')
 TAG = re.compile(r"<[^>]+>")
@@ -165,73 +172,92 @@ def torch_source(ours: str) -> tuple[str, str, int, str] | None:
     return path, "".join(lines), first, short_file
 
 
-class PanelRenderer:
-    """Renders panels with the book's own Markdown set-up. / 用本书自己的 Markdown 配置渲染面板。"""
-
-    def __init__(self, config) -> None:
-        import markdown
-
-        # Only the configured extensions named by string: plugins (mkdocstrings, autorefs) add
-        # extension instances bound to the page being built, which a panel does not need.
-        names = [e for e in config["markdown_extensions"] if isinstance(e, str)]
-        configs = {k: v for k, v in config["mdx_configs"].items() if k in names}
-        self._md = markdown.Markdown(extensions=names, extension_configs=configs)
-
-    def panel(self, ours: str) -> str | None:
-        """HTML of the panel for one object, or None. / 一个对象的面板 HTML，没有对应则为 None。"""
-        found = torch_source(ours)
-        if found is None:
-            return None
-        path, source, first, filename = found
-        body = textwrap.indent(textwrap.dedent(source).rstrip("\n"), "        ")
-        text = (
-            f'??? quote "PyTorch {torch.__version__} source: `{path}`"\n\n'
-            f"    `{filename}`, line {first} · 读自本机安装的 torch / read from the installed torch at build time\n\n"
-            f'    ```python linenums="{first}"\n{body}\n    ```\n'
-        )
-        self._md.reset()
-        rendered = self._md.convert(text)
-        # Unique ids per panel: the same Markdown counters restart at 0 for every conversion.
-        rendered = rendered.replace('id="__span-', f'id="torch-{ours}--__span-').replace(
-            'href="#__span-', f'href="#torch-{ours}--__span-'
-        )
-        return rendered.replace(
-            '<details class="quote">',
-            f'<details class="quote torch-source" data-search-exclude data-torch="{path}">',
-            1,
-        )
-
-
-def insert_torch_panels(page_html: str, renderer: PanelRenderer) -> tuple[str, int]:
-    """Insert a panel after each rendered object's own source block. / 在每个已渲染对象自己的源码块之后插入面板。"""
-    headings = list(HEADING.finditer(page_html))
-    if not headings:
-        return page_html, 0
-    inserts: list[tuple[int, str]] = []
-    for index, match in enumerate(headings):
-        ours = match.group(2)
-        panel = renderer.panel(ours)
-        if panel is None:
+def _strip(tree: ast.AST, drop_members: bool) -> ast.AST:
+    """Remove docstrings (and, for a class, its methods) from a parsed definition. / 去掉文档字符串（类还去掉方法）。"""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
             continue
-        limit = headings[index + 1].start() if index + 1 < len(headings) else len(page_html)
-        source_at = page_html.find('<details class="mkdocstrings-source">', match.end(), limit)
-        if source_at >= 0:
-            close = page_html.find("</details>", source_at)
-            position = close + len("</details>")
-        else:
-            children = page_html.find('<div class="doc doc-children">', match.end(), limit)
-            if children >= 0:
-                position = children
-            else:
-                # No source shown and no children: after the object's contents, i.e. just before
-                # the next object's wrapper (or the end of the page's content).
-                wrapper = page_html.rfind('<div class="doc doc-object', match.end(), limit)
-                position = wrapper if wrapper >= 0 else limit
-        inserts.append((position, panel))
-    out = page_html
-    for position, panel in sorted(inserts, reverse=True):
-        out = out[:position] + "\n" + panel + "\n" + out[position:]
-    return out, len(inserts)
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            body.pop(0)
+        if not body and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body.append(ast.Expr(ast.Constant(...)))
+    if drop_members and isinstance(tree, ast.ClassDef):
+        tree.body = [
+            n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        ] or [ast.Expr(ast.Constant(...))]
+    return tree
+
+
+def comparable(source: str, qualname_tail: str | None = None) -> str:
+    """Code of a definition without docstrings and comments, normalized. / 去掉文档字符串与注释、统一格式后的代码。
+
+    ``ast.unparse`` drops comments and layout, so two definitions compare equal exactly when
+    their code is the same. A class is compared without its methods: each method has its own
+    comparison.
+    """
+    tree = ast.parse(textwrap.dedent(source))
+    node = tree.body[0]
+    _strip(node, drop_members=isinstance(node, ast.ClassDef))
+    return ast.unparse(node)
+
+
+def ours_source(path: str, qualname: str) -> str | None:
+    """Our definition's source text. / 我们的定义的源代码。"""
+    lines, tree, _ = listings._parsed(path)
+    node = listings.find_node(tree, qualname)
+    if node is None:
+        return None
+    return "\n".join(lines[listings._start(node) - 1 : node.end_lineno])
+
+
+@dataclass
+class Comparison:
+    """Our code against torch's for one object. / 一个对象上我们的代码与 torch 代码的对照。"""
+
+    torch_path: str
+    torch_file: str
+    torch_line: int
+    same: bool
+    changed: int
+    fragment: str
+
+
+def compare(ours_dotted: str, path: str, qualname: str) -> Comparison | None:
+    """Compare one of our objects with its torch counterpart. / 把我们的一个对象与 torch 的对应对象比较。"""
+    found = torch_source(ours_dotted)
+    mine = ours_source(path, qualname)
+    if found is None or mine is None:
+        return None
+    torch_dotted, theirs, first, filename = found
+    try:
+        a, b = comparable(theirs).splitlines(), comparable(mine).splitlines()
+    except SyntaxError:
+        return None
+    diff = list(difflib.unified_diff(a, b, lineterm="", n=3))[2:]
+    changed = sum(1 for line in diff if line[:1] in "+-")
+    rows = []
+    for line in diff:
+        sign, text = line[:1], line[1:]
+        if sign == "@":
+            rows.append('<span class="book-cmp-hunk">⋯</span>')
+            continue
+        kind = {"+": "ours", "-": "torch"}.get(sign, "same")
+        marker = {"ours": "+", "torch": "−", "same": " "}[kind]
+        code = listings._highlight_lines(text)[0]
+        rows.append(f'<span class="book-cmp-{kind}"><span class="book-cmp-sign">{marker}</span>{code}</span>')
+    fragment = (
+        '<div class="highlight book-cmp"><pre><code>' + "\n".join(rows) + "</code></pre></div>"
+        if diff
+        else ""
+    )
+    return Comparison(torch_dotted, filename, first, not diff, changed, fragment)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,219 @@
+"""One language at a time: split the book's bilingual HTML. / 一次只显示一种语言：拆分书中的双语 HTML。
+
+The sources stay bilingual (``=== "中文"`` / ``=== "English"`` tabs, ``English. / 中文。`` summary
+lines, ``中文 / English`` headings and nav titles). The built pages wrap each half in
+``<span class="book-zh">`` / ``<span class="book-en">`` (or ``div``), and docs/assets/book.css
+shows only the reader's language (``<html data-book-lang>``, set by docs/assets/lang.js):
+
+- ``language_tabs``: a tab set labelled exactly 中文 / English becomes its two blocks, each
+  wrapped in its language; the header button is the one switch of the site.
+- ``split_elements``: an element whose text reads ``English / 中文`` or ``中文 / English`` (the
+  cut falls at the `` / `` with Chinese on one side only; inline code does not count) gets its
+  two halves wrapped. Headings, nav titles and table-of-contents entries may also use `` · ``.
+- ``theme_strings``: Material's own interface words (目录, 上一页 ...) get Material's own English
+  translation beside them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+TAG = re.compile(r"<[^>]+>")
+CODE = re.compile(r"<code\b.*?</code>", re.S)
+DIV = re.compile(r"<(/?)div\b")
+BLOCK_START = re.compile(r"<(?:ul|ol|p|div|table|pre|details|dl|blockquote)\b")
+
+
+def _closing_div(text: str, start: int) -> int:
+    """End of the ``<div>`` opening at ``start`` (index after ``</div>``). / 从 start 处开始的 div 的结束位置。"""
+    depth = 0
+    for match in DIV.finditer(text, start):
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            return text.index(">", match.end()) + 1
+    return len(text)
+
+
+TABBED_SET = re.compile(r'<div class="tabbed-set[^"]*"[^>]*>')
+LABELS = re.compile(r'<div class="tabbed-labels">(.*?)</div>', re.S)
+
+
+def language_tabs(page: str) -> str:
+    """Turn every 中文/English tab set into two language blocks. / 把每组“中文/English”标签页换成两个语言块。"""
+    out, pos = [], 0
+    for match in TABBED_SET.finditer(page):
+        if match.start() < pos:
+            continue  # nested inside a set already rewritten
+        end = _closing_div(page, match.start())
+        block = page[match.start() : end]
+        labels = LABELS.search(block)
+        names = re.findall(r"<label[^>]*>(.*?)</label>", labels.group(1)) if labels else []
+        if [TAG.sub("", n).strip() for n in names] != ["中文", "English"]:
+            continue
+        content_at = block.find('<div class="tabbed-content">')
+        first = block.find('<div class="tabbed-block">', content_at)
+        first_end = _closing_div(block, first)
+        second = block.find('<div class="tabbed-block">', first_end)
+        second_end = _closing_div(block, second)
+        zh = block[first + len('<div class="tabbed-block">') : first_end - len("</div>")]
+        en = block[second + len('<div class="tabbed-block">') : second_end - len("</div>")]
+        out.append(page[pos : match.start()])
+        out.append(
+            f'<div class="book-zh" lang="zh">{language_tabs(zh)}</div>'
+            f'<div class="book-en" lang="en">{language_tabs(en)}</div>'
+        )
+        pos = end
+    out.append(page[pos:])
+    return "".join(out)
+
+
+def _visible(fragment: str) -> str:
+    """Text of an HTML fragment without tags and inline code. / 去掉标签与行内代码后的文字。"""
+    return TAG.sub("", CODE.sub("", fragment))
+
+
+def split_fragment(fragment: str, separators: tuple[str, ...] = (" / ",)) -> tuple[str, str] | None:
+    """(English, Chinese) halves of a bilingual HTML fragment, or None. / 双语 HTML 片段的（英文, 中文）两半，不是双语则为 None。
+
+    Candidate cuts are the separators outside tags and code. English first: the last cut with
+    no Chinese before it; Chinese first: the first cut with no Chinese after it.
+    """
+    if not CJK.search(_visible(fragment)):
+        return None
+    cuts = []
+    protected = [(m.start(), m.end()) for m in CODE.finditer(fragment)]
+    protected += [(m.start(), m.end()) for m in TAG.finditer(fragment)]
+    for separator in separators:
+        for match in re.finditer(re.escape(separator), fragment):
+            if not any(a <= match.start() < b for a, b in protected):
+                cuts.append((match.start(), match.end()))
+    cuts.sort()
+    english_first = [
+        c
+        for c in cuts
+        if not CJK.search(_visible(fragment[: c[0]])) and CJK.search(_visible(fragment[c[1] :]))
+    ]
+    if english_first:
+        cut = english_first[-1]
+        left, right = fragment[: cut[0]], fragment[cut[1] :]
+        if re.search(r"[A-Za-z]", _visible(left)):
+            return _balanced(left, right)
+    chinese_first = [
+        c
+        for c in cuts
+        if CJK.search(_visible(fragment[: c[0]])) and not CJK.search(_visible(fragment[c[1] :]))
+    ]
+    if chinese_first:
+        cut = chinese_first[0]
+        left, right = fragment[: cut[0]], fragment[cut[1] :]
+        if re.search(r"[A-Za-z]", _visible(right)):
+            return _balanced(right, left)
+    return None
+
+
+def _balanced(english: str, chinese: str) -> tuple[str, str] | None:
+    """Both halves, if neither leaves a tag open. / 两半都不留下未闭合的标签时返回它们。"""
+    for half in (english, chinese):
+        opened = re.findall(r"<([a-z0-9]+)\b[^>]*(?<!/)>", half)
+        closed = re.findall(r"</([a-z0-9]+)>", half)
+        if sorted(t for t in opened if t not in ("br", "img", "input", "wbr")) != sorted(closed):
+            return None
+    return english, chinese
+
+
+def _wrap(fragment: str, separators: tuple[str, ...]) -> str:
+    """Wrap the two halves of one fragment in language spans. / 把片段的两半分别包进语言 span。"""
+    # Only the text before a nested block (a list inside an item, say) is this element's own.
+    block = BLOCK_START.search(fragment)
+    head, tail = (fragment[: block.start()], fragment[block.start() :]) if block else (fragment, "")
+    halves = split_fragment(head, separators)
+    if halves is None:
+        return fragment
+    trailing = re.search(r"\s*$", head).group(0)
+    english, chinese = halves
+    return (
+        f'<span class="book-zh" lang="zh">{chinese.strip()}</span>'
+        f'<span class="book-en" lang="en">{english.strip()}</span>{trailing}{tail}'
+    )
+
+
+def split_elements(
+    page: str,
+    tags: tuple[str, ...],
+    separators: tuple[str, ...] = (" / ",),
+    css_class: str | None = None,
+) -> str:
+    """Split the text of every element of the given tags (and class). / 拆分给定标签（及类名）的每个元素的文字。"""
+    attributes = rf'[^>]*class="{css_class}"[^>]*' if css_class else r"[^>]*"
+    pattern = re.compile(rf"(<({'|'.join(tags)})\b{attributes}>)(.*?)(</\2>)", re.S)
+
+    def replace(match: re.Match) -> str:
+        inner = match.group(3)
+        if 'class="book-zh"' in inner or "book-listing" in inner:
+            return match.group(0)
+        # A heading's permalink anchor stays outside the halves.
+        anchor = re.search(r'<a class="headerlink"[^>]*>.*?</a>\s*$', inner, re.S)
+        body, link = (inner[: anchor.start()], inner[anchor.start() :]) if anchor else (inner, "")
+        return match.group(1) + _wrap(body, separators) + link + match.group(4)
+
+    return pattern.sub(replace, page)
+
+
+# ---------------------------------------------------------------------------------------------
+# Material's interface words / Material 的界面文字
+# ---------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def theme_translations() -> dict[str, str]:
+    """Material's Chinese interface words → its English ones. / Material 的中文界面文字 → 英文。"""
+    import material
+
+    folder = Path(material.__file__).parent / "templates" / "partials" / "languages"
+
+    def table(name: str) -> dict[str, str]:
+        text = (folder / f"{name}.html").read_text(encoding="utf-8")
+        return dict(re.findall(r'"([\w.-]+)":\s*"((?:[^"\\]|\\.)*)"', text))
+
+    english, chinese = table("en"), table("zh")
+    return {chinese[k]: english[k] for k in chinese if k in english and chinese[k] != english[k]}
+
+
+def theme_strings(page: str) -> str:
+    """Give Material's Chinese interface words their English twin. / 给 Material 的中文界面文字配上英文。
+
+    Text between tags that is exactly one of Material's Chinese words gets both languages;
+    ``placeholder``, ``aria-label`` and ``title`` attributes get a ``data-book-en-…`` twin that
+    docs/assets/lang.js swaps in.
+    """
+    words = theme_translations()
+
+    def text(match: re.Match) -> str:
+        word = match.group(2).strip()
+        if word in words:
+            english, chinese = words[word], word
+        else:
+            halves = split_fragment(word)
+            if halves is None:
+                return match.group(0)
+            english, chinese = halves
+        return (
+            f'{match.group(1)}<span class="book-zh">{chinese}</span>'
+            f'<span class="book-en">{english}</span>{match.group(3)}'
+        )
+
+    page = re.sub(r"(>\s*)([^<>]{1,200}?)(\s*<)", text, page)
+
+    def attribute(match: re.Match) -> str:
+        name, value = match.group(1), match.group(2)
+        if value in words:
+            return f'{name}="{value}" data-book-en-{name}="{words[value]}"'
+        halves = split_fragment(value)
+        if halves:
+            return f'{name}="{halves[1]}" data-book-en-{name}="{halves[0]}"'
+        return match.group(0)
+
+    return re.sub(r'\b(placeholder|aria-label|title)="([^"<>]*)"', attribute, page)

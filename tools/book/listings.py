@@ -1,0 +1,326 @@
+"""Annotated listings: source rendered as rows of note | code. / 带注释的代码清单：按“注释 | 代码”分行呈现源码。
+
+The book's main text is the source itself. For every object mkdocstrings renders, the template
+(tools/book/templates/python/material/{function,class}.html.jinja) leaves a slot instead of its
+folded "source code" block; ``listing_html`` fills it with a listing built here from the ``.py``
+file at build time:
+
+- the ``# 中:`` / ``# EN:`` note above a block becomes the left cell of a row, the block the right
+  cell (CSS stacks them on a phone); both languages are in the HTML, the reader's choice shows one;
+- the object's own docstring is left out: mkdocstrings already rendered it right above, as the
+  listing's opening note;
+- a class's listing leaves out its methods and nested classes (each has its own heading and
+  listing on the page) and shows a linked one-line stub where each stood, so no line of source
+  appears twice on a page;
+- a nested function's docstring (mkdocstrings does not render nested functions) becomes a note of
+  its own, split by language like any other note;
+- the file's real line numbers are kept; note lines are simply not shown among the code lines.
+
+Nothing generated here is written to the repository.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import markdown
+from pygments.lexers import PythonLexer
+from pygments.token import STANDARD_TYPES, Token
+
+ZH_TAG, EN_TAG = "# 中:", "# EN:"
+DIFF = re.compile(r"^#\s*DIFF\(torch[ \d.]*\)\s*:?\s*(.*)$")
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+TAB = re.compile(r'^(\s*)===\s+"(中文|English)"\s*$')
+SECTION = re.compile(r"^\s*[A-Z][A-Za-z ]*:(\s.*)?$")
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+_inline_md = markdown.Markdown(extensions=["md_in_html"])
+# The hook replaces this with the page-relative URL of the divergences page.
+DIVERGENCES_LINK = "@@book-divergences@@"
+
+
+@dataclass
+class Row:
+    """One row of a listing: a note and the code under it. / 清单的一行：一段注释及其下方的代码。"""
+
+    zh: list[str] = field(default_factory=list)
+    en: list[str] = field(default_factory=list)
+    diff: bool = False
+    code: list[tuple[int, str]] = field(default_factory=list)  # (line number, HTML)
+
+    @property
+    def has_note(self) -> bool:
+        """Whether the row has a note. / 这一行是否有注释。"""
+        return bool(self.zh or self.en)
+
+
+@lru_cache(maxsize=None)
+def _parsed(path: str) -> tuple[list[str], ast.Module, tuple[str, ...]]:
+    """Lines, tree and highlighted lines of one file. / 一个文件的源码行、语法树与高亮后的各行。"""
+    text = Path(path).read_text(encoding="utf-8")
+    return text.splitlines(), ast.parse(text), tuple(_highlight_lines(text))
+
+
+def _css_class(token_type) -> str:
+    """Pygments' short CSS class of a token type. / Pygments 为某种记号使用的短类名。"""
+    while token_type not in STANDARD_TYPES:
+        token_type = token_type.parent
+    return STANDARD_TYPES[token_type]
+
+
+def _highlight_lines(text: str) -> list[str]:
+    """Highlight a whole file once and cut the HTML into lines. / 整个文件高亮一次，再按行切开。
+
+    Highlighting the whole file keeps multi-line strings right; every line gets its own closed
+    spans, so any subset of lines can be shown.
+    """
+    lines: list[list[str]] = [[]]
+    for token_type, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens(text):
+        # Spaces and punctuation keep the default color: no span, a lighter page.
+        css = _css_class(token_type)
+        css = "" if css in ("w", "p") else css
+        parts = value.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                lines.append([])
+            if part:
+                escaped = html.escape(part, quote=False)
+                lines[-1].append(f'<span class="{css}">{escaped}</span>' if css else escaped)
+    return ["".join(parts) for parts in lines]
+
+
+def find_node(tree: ast.Module, qualname: str) -> ast.AST | None:
+    """The def/class node of a dotted qualname in a module tree. / 按点号限定名在模块语法树中找到定义节点。"""
+    scope: list[ast.AST] = tree.body
+    node = None
+    for name in qualname.split("."):
+        node = next(
+            (n for n in _walk_defs(scope) if getattr(n, "name", None) == name and isinstance(n, DEFS)),
+            None,
+        )
+        if node is None:
+            return None
+        scope = node.body
+    return node
+
+
+def _walk_defs(body: list[ast.AST]):
+    """Definitions of a body, looking through if/try blocks. / 一个语句块中的定义（穿过 if/try 块）。"""
+    for statement in body:
+        if isinstance(statement, DEFS):
+            yield statement
+        elif isinstance(statement, (ast.If, ast.Try, ast.With)):
+            for child in ast.iter_child_nodes(statement):
+                if isinstance(child, ast.stmt):
+                    yield from _walk_defs([child])
+            for handler in getattr(statement, "handlers", []):
+                yield from _walk_defs(handler.body)
+            yield from _walk_defs(getattr(statement, "orelse", []))
+            yield from _walk_defs(getattr(statement, "finalbody", []))
+
+
+def _docstring_node(node: ast.AST) -> ast.Expr | None:
+    """The docstring expression of a def/class, if any. / 定义的文档字符串表达式（若有）。"""
+    body = getattr(node, "body", [])
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        return body[0]
+    return None
+
+
+def _start(node: ast.AST) -> int:
+    """First line of a definition, decorators included. / 定义的第一行（含装饰器）。"""
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+
+def split_docstring(doc: str) -> tuple[str, str]:
+    """The Chinese and the English text of a bilingual docstring. / 双语文档字符串的中文与英文部分。
+
+    The summary line ``English. / 中文。`` is cut at its separator; each tab's body goes to its
+    language; Google sections (``Args:`` ...) are left out: a nested helper's note keeps the
+    story, the listing keeps the code.
+    """
+    lines = doc.expandtabs().strip("\n").splitlines()
+    if not lines:
+        return "", ""
+    en_summary, zh_summary = split_bilingual_text(lines[0].strip())
+    zh, en = [zh_summary], [en_summary]
+    current, indent = None, 0
+    for line in lines[1:]:
+        tab = TAB.match(line)
+        if tab:
+            current, indent = ("zh" if tab.group(2) == "中文" else "en"), len(tab.group(1))
+            continue
+        if current and line.strip() and len(line) - len(line.lstrip()) <= indent:
+            current = None
+        if current is None:
+            continue
+        (zh if current == "zh" else en).append(line.strip())
+    return _join(zh, "zh"), _join(en, "en")
+
+
+def split_bilingual_text(text: str) -> tuple[str, str]:
+    """Cut ``English. / 中文。`` (or ``中文 / English``) into (English, Chinese). / 把双语单行切成（英文, 中文）。"""
+    parts = text.split(" / ")
+    for cut in range(len(parts) - 1, 0, -1):
+        left, right = " / ".join(parts[:cut]), " / ".join(parts[cut:])
+        if not CJK.search(_no_code(left)) and CJK.search(_no_code(right)):
+            return left, right
+    for cut in range(1, len(parts)):
+        left, right = " / ".join(parts[:cut]), " / ".join(parts[cut:])
+        if CJK.search(_no_code(left)) and not CJK.search(_no_code(right)):
+            return right, left
+    return text, text
+
+
+def _no_code(text: str) -> str:
+    """Text without its inline code. / 去掉行内代码后的文字。"""
+    return re.sub(r"`[^`]*`", "", text)
+
+
+def _join(lines: list[str], lang: str) -> str:
+    """Join wrapped comment lines into one text. / 把折行的注释拼回一段文字。
+
+    Chinese lines join without a space between two CJK characters; a blank line keeps a
+    paragraph break.
+    """
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            out += "\n\n" if out and not out.endswith("\n\n") else ""
+            continue
+        if not out or out.endswith("\n\n"):
+            out += line
+        elif lang == "zh" and CJK.match(line[0]) and CJK.match(out[-1]):
+            out += line
+        else:
+            out += " " + line
+    return out.strip()
+
+
+def _note_html(text: str) -> str:
+    """Inline Markdown of a note (code spans, emphasis, links). / 注释的行内 Markdown（代码、强调、链接）。"""
+    _inline_md.reset()
+    return _inline_md.convert(text)
+
+
+def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AST] | None:
+    """The rows of one object's listing. / 一个对象的代码清单的各行。"""
+    lines, tree, highlighted = _parsed(path)
+    node = find_node(tree, qualname)
+    if node is None:
+        return None
+    hidden: set[int] = set()
+    stubs: dict[int, ast.AST] = {}
+    notes_at: dict[int, tuple[str, str]] = {}
+    own_doc = _docstring_node(node)
+    if own_doc is not None:
+        hidden.update(range(own_doc.lineno, own_doc.end_lineno + 1))
+    if isinstance(node, ast.ClassDef):
+        # Members with their own heading on the page: one stub line each.
+        for member in _walk_defs(node.body):
+            stubs[_start(member)] = member
+            hidden.update(range(_start(member), member.end_lineno + 1))
+    for inner in ast.walk(node):
+        if inner is node or not isinstance(inner, DEFS) or _start(inner) in stubs:
+            continue
+        if any(_start(s) <= inner.lineno <= s.end_lineno for s in stubs.values()):
+            continue
+        doc = _docstring_node(inner)
+        if doc is not None:
+            hidden.update(range(doc.lineno, doc.end_lineno + 1))
+            notes_at[_start(inner)] = split_docstring(doc.value.value)
+
+    rows: list[Row] = [Row()]
+    state = None  # "diff", "zh" or "en" while inside a note block
+    for number in range(_start(node), node.end_lineno + 1):
+        if number in stubs:
+            rows[-1].code.append((number, _stub_html(lines, stubs[number], module, qualname)))
+            continue
+        if number in hidden:
+            continue
+        if number in notes_at:
+            zh, en = notes_at[number]
+            rows.append(Row(zh=[zh], en=[en]))
+        stripped = lines[number - 1].strip()
+        diff = DIFF.match(stripped)
+        if diff:
+            # A DIFF marker opens a note; its explanation follows on the same or the next lines.
+            rows.append(Row(diff=True))
+            rest = diff.group(1)
+            stripped, state = rest, "diff"
+            if not rest:
+                continue
+        if stripped.startswith("中:") or stripped.startswith(ZH_TAG):
+            if state not in ("diff", "zh"):
+                rows.append(Row())
+            rows[-1].zh.append(stripped.split(":", 1)[1])
+            state = "zh"
+        elif stripped.startswith("EN:") or stripped.startswith(EN_TAG):
+            rows[-1].en.append(stripped.split(":", 1)[1])
+            state = "en"
+        elif state in ("zh", "en") and re.match(r"#\s{2,}\S", stripped):
+            (rows[-1].zh if state == "zh" else rows[-1].en).append(stripped[1:])
+        else:
+            state = None
+            rows[-1].code.append((number, highlighted[number - 1]))
+    for row in rows:
+        while row.code and not lines[row.code[-1][0] - 1].strip():
+            row.code.pop()
+        while row.code and not lines[row.code[0][0] - 1].strip():
+            row.code.pop(0)
+    return [row for row in rows if row.code or row.has_note], node
+
+
+def _stub_html(lines: list[str], member: ast.AST, module: str, owner: str) -> str:
+    """A member's first line, linked to its own listing. / 成员的第一行，链接到它自己的清单。"""
+    line = lines[member.lineno - 1]
+    indent = len(line) - len(line.lstrip())
+    target = html.escape(f"{module}.{owner}.{member.name}")
+    text = html.escape(line.strip() + " …", quote=False)
+    return (
+        " " * indent
+        + f'<autoref identifier="{target}" optional><span class="book-stub">{text}</span></autoref>'
+    )
+
+
+def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
+    """HTML of one object's annotated listing. / 一个对象的带注释代码清单的 HTML。"""
+    built = build_rows(path, module, qualname)
+    if built is None:
+        return ""
+    rows, node = built
+    out = [f'<div class="book-listing no-copy" data-search-exclude id="{slot_id}--listing">']
+    for row in rows:
+        note = ""
+        if row.has_note:
+            zh = _note_html(_join(row.zh, "zh"))
+            en = _note_html(_join(row.en, "en"))
+            badge = (
+                f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
+            )
+            note = (
+                f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
+            )
+        code = "".join(
+            f'<span class="book-line"><span class="book-ln">{number}</span>{content}\n</span>'
+            for number, content in row.code
+        )
+        code_cell = (
+            f'<div class="book-code highlight"><pre><code>{code}</code></pre></div>' if code else
+            '<div class="book-code"></div>'
+        )
+        kind = "book-row" + ("" if row.has_note else " book-row--bare")
+        out.append(f'<div class="{kind}"><div class="book-note">{note}</div>{code_cell}</div>')
+    out.append("</div>")
+    return "\n".join(out)
