@@ -78,39 +78,46 @@ def _visible(fragment: str) -> str:
 def split_fragment(fragment: str, separators: tuple[str, ...] = (" / ",)) -> tuple[str, str] | None:
     """(English, Chinese) halves of a bilingual HTML fragment, or None. / 双语 HTML 片段的（英文, 中文）两半，不是双语则为 None。
 
-    Candidate cuts are the separators outside tags and code. English first: the last cut with
-    no Chinese before it; Chinese first: the first cut with no Chinese after it.
+    Candidate cuts are the separators (any white space around them) outside tags and code.
+    English first: the last cut with no Chinese before it; Chinese first: the first cut with no
+    Chinese after it. Chinese inside inline code is ignored at first (``English `x`. / 中文 `x`。``),
+    and counted when that finds no cut (``(a, b)`` / ``(甲, 乙)`` written as code on both sides).
     """
-    if not CJK.search(_visible(fragment)):
+    if not CJK.search(TAG.sub("", fragment)):
         return None
-    cuts = []
     protected = [(m.start(), m.end()) for m in CODE.finditer(fragment)]
     protected += [(m.start(), m.end()) for m in TAG.finditer(fragment)]
+    cuts = []
     for separator in separators:
-        for match in re.finditer(re.escape(separator), fragment):
+        pattern = r"\s+" + re.escape(separator.strip()) + r"\s+"
+        for match in re.finditer(pattern, fragment):
             if not any(a <= match.start() < b for a, b in protected):
                 cuts.append((match.start(), match.end()))
     cuts.sort()
-    english_first = [
-        c
-        for c in cuts
-        if not CJK.search(_visible(fragment[: c[0]])) and CJK.search(_visible(fragment[c[1] :]))
-    ]
+    for text_of in (_visible, lambda f: TAG.sub("", f)):
+        found = _best_cut(fragment, cuts, text_of)
+        if found:
+            return found
+    return None
+
+
+def _best_cut(fragment: str, cuts: list[tuple[int, int]], text_of) -> tuple[str, str] | None:
+    """The English-first or Chinese-first cut, judged on ``text_of`` each half. / 按 text_of 判断的英文在前或中文在前的切分点。"""
+
+    def chinese(half: str) -> bool:
+        return bool(CJK.search(text_of(half)))
+
+    def english(half: str) -> bool:
+        return bool(TAG.sub("", half).strip()) and not chinese(half)
+
+    english_first = [c for c in cuts if english(fragment[: c[0]]) and chinese(fragment[c[1] :])]
     if english_first:
         cut = english_first[-1]
-        left, right = fragment[: cut[0]], fragment[cut[1] :]
-        if re.search(r"[A-Za-z]", _visible(left)):
-            return _balanced(left, right)
-    chinese_first = [
-        c
-        for c in cuts
-        if CJK.search(_visible(fragment[: c[0]])) and not CJK.search(_visible(fragment[c[1] :]))
-    ]
+        return _balanced(fragment[: cut[0]], fragment[cut[1] :])
+    chinese_first = [c for c in cuts if chinese(fragment[: c[0]]) and english(fragment[c[1] :])]
     if chinese_first:
         cut = chinese_first[0]
-        left, right = fragment[: cut[0]], fragment[cut[1] :]
-        if re.search(r"[A-Za-z]", _visible(right)):
-            return _balanced(right, left)
+        return _balanced(fragment[cut[1] :], fragment[: cut[0]])
     return None
 
 
@@ -124,8 +131,17 @@ def _balanced(english: str, chinese: str) -> tuple[str, str] | None:
     return english, chinese
 
 
+NOTE_TITLE = re.compile(r"^(\s*Note \[[^\]]+\])\s+(.*[\u4e00-\u9fff].*?)(\s*)$", re.S)
+
+
 def _wrap(fragment: str, separators: tuple[str, ...]) -> str:
     """Wrap the two halves of one fragment in language spans. / 把片段的两半分别包进语言 span。"""
+    # A Note's title, "Note [English name] 中文标题": the name is what `# See Note [...]` cites,
+    # so both languages keep it; the Chinese title shows in Chinese only.
+    note = NOTE_TITLE.match(fragment)
+    if note:
+        return f'{note.group(1)} <span class="book-zh" lang="zh">{note.group(2)}</span>{note.group(3)}'
+
     # Only the text before a nested block (a list inside an item, say) is this element's own.
     block = BLOCK_START.search(fragment)
     head, tail = (fragment[: block.start()], fragment[block.start() :]) if block else (fragment, "")

@@ -1,13 +1,13 @@
 r"""mkdocs hook: render docs/glossary.yml into the glossary page. / mkdocs 钩子：把 docs/glossary.yml 渲染进术语表页面。
 
-A page containing the marker `<!-- glossary -->` gets, in its place, the glossary as two content
-tabs: a Chinese table (term, English, definition, renderings to avoid) and an English table (term,
-Chinese, definition). The labels are the site's usual `中文` / `English`, so the reader's language
-choice applies here too. The same YAML file drives the glossary check of `make annotations`.
+A page containing the marker `<!-- glossary -->` gets, in its place, one table: the Chinese term,
+the English term, a one-line meaning in the reader's language and a link to the page that
+explains it. The renderings to avoid (`forbidden_zh`) are for authors: CONTRIBUTING and
+`make annotations` use them, the reader's page does not show them.
 
-含有标记 `<!-- glossary -->` 的页面，会在标记处得到两个内容标签页形式的术语表：中文表（术语、
-英文、释义、不要写成）和英文表（术语、中文、释义）。标签名与全站一致（`中文` / `English`），
-读者选定的语言在这里同样生效。`make annotations` 的术语检查读的也是同一个 YAML 文件。
+含有标记 `<!-- glossary -->` 的页面，会在标记处得到一张表：中文术语、英文术语、用读者所选语言
+写的一句话含义，以及讲解它的页面链接。“不要写成”（`forbidden_zh`）是写给作者的规则，
+CONTRIBUTING 与 `make annotations` 使用它，读者看到的页面不列出。
 """
 
 from __future__ import annotations
@@ -50,21 +50,79 @@ def _cell(text: object) -> str:
     return folded.replace("|", "\\|")
 
 
-def render_glossary(path: Path) -> str:
-    r"""Build the two glossary tables. / 生成两张术语表。
+def _page_link(target: str, titles: dict[str, str]) -> str:
+    r"""A Markdown link to the page that explains a term. / 指向讲解某术语的页面的 Markdown 链接。
 
     === "中文"
 
-        按文件中的顺序排列术语（文件里已按主题分组）。表格缩进 4 个空格，放在
-        `=== "中文"` 与 `=== "English"` 两个标签页里。
+        链接文字是该页在导航栏里的标题，拆成两种语言（各包一层 span，只显示读者所选的语言）；
+        路径相对术语表页面（`chapters/appendix/`）。
 
     === "English"
 
-        Terms keep the file's order (the file groups them by topic). Each table is indented by
-        4 spaces inside the `=== "中文"` and `=== "English"` tabs.
+        The link text is the page's title in the nav, split into its two languages (each in a span,
+        so the reader sees one); the path is relative to the glossary page (`chapters/appendix/`).
+
+    Args:
+        target: Docs path with an optional anchor. / docs 内的路径，可带锚点。
+        titles: Nav title of each docs path. / 每个 docs 路径在导航栏中的标题。
+
+    Returns:
+        The link. / 链接。
+    """
+    path, _, anchor = target.partition("#")
+    title = titles.get(path, path)
+    chinese, _, english = title.replace("_", "&#95;").partition(" / ")
+    label = f'<span class="book-zh">{chinese}</span><span class="book-en">{english or chinese}</span>'
+    relative = "../" + path[len("chapters/") :] if path.startswith("chapters/") else "../../" + path
+    return f"[{label}]({relative}{'#' + anchor if anchor else ''})"
+
+
+def nav_titles(nav) -> dict[str, str]:
+    r"""Nav title of every page in mkdocs' nav setting. / mkdocs 导航配置中每个页面的标题。
+
+    === "中文"
+
+        递归展开嵌套的分节。
+
+    === "English"
+
+        Walks into nested sections.
+
+    Args:
+        nav: The `nav` setting. / `nav` 配置。
+
+    Returns:
+        Docs path → title. / docs 路径 → 标题。
+    """
+    found: dict[str, str] = {}
+    for item in nav or []:
+        if isinstance(item, dict):
+            for title, value in item.items():
+                if isinstance(value, str):
+                    found[value] = title
+                else:
+                    found.update(nav_titles(value))
+    return found
+
+
+def render_glossary(path: Path, titles: dict[str, str]) -> str:
+    r"""Build the glossary table for readers. / 生成给读者看的术语表。
+
+    === "中文"
+
+        按文件中的顺序排列术语（文件里已按主题分组）：中文、English、一句话的含义（只显示读者
+        所选的语言）和讲解它的页面。“不要写成”的写法是写作规则，留在 CONTRIBUTING 与检查器里。
+
+    === "English"
+
+        Terms keep the file's order (the file groups them by topic): Chinese, English, a one-line
+        meaning (in the reader's language) and the page that explains it. The renderings to avoid
+        are a rule for authors; they stay in CONTRIBUTING and the checker.
 
     Args:
         path: The glossary YAML file. / 术语表 YAML 文件。
+        titles: Nav title of each docs path. / 每个 docs 路径在导航栏中的标题。
 
     Returns:
         Markdown for the page. / 页面用的 Markdown。
@@ -72,28 +130,26 @@ def render_glossary(path: Path) -> str:
     import yaml
 
     terms = yaml.safe_load(Path(path).read_text(encoding="utf-8"))["terms"]
-    zh = [
-        '=== "中文"',
+    rows = [
+        '<div class="book-glossary" markdown="1">',
         "",
-        "    | 术语 | English | 释义 | 不要写成 |",
-        "    |---|---|---|---|",
-    ]
-    en = [
-        '=== "English"',
-        "",
-        "    | Term | 中文 | Definition |",
-        "    |---|---|---|",
+        "| 中文 | English | "
+        '<span class="book-zh">含义</span><span class="book-en">Meaning</span> | '
+        '<span class="book-zh">讲解</span><span class="book-en">Explained in</span> |',
+        "|---|---|---|---|",
     ]
     for term in terms:
-        avoid = "、".join(_cell(word) for word in term.get("forbidden_zh") or []) or "—"
-        zh.append(
-            f"    | **{_cell(term['zh'])}** | {_cell(term['en'])} | "
-            f"{_cell(term['definition_zh'])} | {avoid} |"
+        meaning = (
+            f'<span class="book-zh">{_cell(term["definition_zh"])}</span>'
+            f'<span class="book-en">{_cell(term["definition_en"])}</span>'
         )
-        en.append(
-            f"    | **{_cell(term['en'])}** | {_cell(term['zh'])} | {_cell(term['definition_en'])} |"
+        link = _page_link(term["where"], titles) if term.get("where") else "—"
+        rows.append(
+            f'| <span class="book-term-zh" lang="zh">{_cell(term["zh"])}</span> | '
+            f"**{_cell(term['en'])}** | {meaning} | {link} |"
         )
-    return "\n".join(zh + [""] + en) + "\n"
+    rows += ["", "</div>"]
+    return "\n".join(rows) + "\n"
 
 
 def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
@@ -122,4 +178,4 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs) -> str:
     if MARKER not in markdown:
         return markdown
     root = Path(config["config_file_path"]).resolve().parent
-    return markdown.replace(MARKER, render_glossary(root / GLOSSARY))
+    return markdown.replace(MARKER, render_glossary(root / GLOSSARY, nav_titles(config["nav"])))

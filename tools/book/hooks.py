@@ -165,7 +165,7 @@ SLOT = re.compile(
 CJK_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 COMPARE_DIR = "generated/compare"
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?(?:doc-signature )?highlight"(?: [^>]*)?>')
-TEXT_TAGS = ("p", "td", "th", "li", "dt", "dd", "figcaption", "summary", "caption")
+TEXT_TAGS = ("small", "p", "td", "th", "li", "dt", "dd", "figcaption", "summary", "caption")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 

@@ -300,7 +300,9 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
     if built is None:
         return ""
     rows, node = built
-    out = [f'<div class="book-listing no-copy" data-search-exclude id="{slot_id}--listing">']
+    # A <section>: Material's search parser matches an excluded element by tag name, so an excluded
+    # <div> would end at the first inner </div>; no <section> is nested inside a listing.
+    out = [f'<section class="book-listing no-copy" data-search-exclude id="{slot_id}--listing">']
     for row in rows:
         note = ""
         if row.has_note:
@@ -322,5 +324,5 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
         )
         kind = "book-row" + ("" if row.has_note else " book-row--bare")
         out.append(f'<div class="{kind}"><div class="book-note">{note}</div>{code_cell}</div>')
-    out.append("</div>")
+    out.append("</section>")
     return "\n".join(out)
