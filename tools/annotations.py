@@ -89,7 +89,9 @@ def is_core_file(file: str) -> bool:
     Returns:
         True for a core file. / 是核心文件时返回 True。
     """
-    return any(file == core or (core.endswith("/") and file.startswith(core)) for core in CORE_FILES)
+    return any(
+        file == core or (core.endswith("/") and file.startswith(core)) for core in CORE_FILES
+    )
 
 
 # Problem kinds: kind -> (English, 中文). / 问题类别：类别 -> (英文说明, 中文说明)。

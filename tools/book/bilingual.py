@@ -140,7 +140,9 @@ def _wrap(fragment: str, separators: tuple[str, ...]) -> str:
     # so both languages keep it; the Chinese title shows in Chinese only.
     note = NOTE_TITLE.match(fragment)
     if note:
-        return f'{note.group(1)} <span class="book-zh" lang="zh">{note.group(2)}</span>{note.group(3)}'
+        return (
+            f'{note.group(1)} <span class="book-zh" lang="zh">{note.group(2)}</span>{note.group(3)}'
+        )
 
     # Only the text before a nested block (a list inside an item, say) is this element's own.
     block = BLOCK_START.search(fragment)

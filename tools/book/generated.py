@@ -254,6 +254,8 @@ def page_module_49() -> str:
     cls = class_body(module_py, "Module") if module_py.exists() else None
     names = dict(body_names(cls)) if cls else {}
     missing = [n for n in METHODS_1_5_1 if n not in names]
+    # On a phone each row becomes a card (docs/assets/book.css), so no identifier is cut or hidden.
+    out.append('<div class="book-cards" markdown="1">\n\n')
     out.append(
         "| # | "
         + both("方法", "Method")
@@ -293,9 +295,10 @@ def page_module_49() -> str:
             code_md(cell(change_en)) if change_en else "unchanged",
         )
         out.append(
-            f"| {number} | {ref(identifier, name)}<br><small>{html.escape(group_of[name])}</small> | "
+            f"| {number} | {ref(identifier, name)}<br><small>{literal(group_of[name])}</small> | "
             f"{both(code_md(cell(zh)), code_md(cell(en)))} | {changed} |\n"
         )
+    out.append("\n</div>\n")
     out.append("\n## 1.5.1 之后新增的名字 / Names added since 1.5.1\n\n")
     out.append(
         intro(
@@ -305,6 +308,7 @@ def page_module_49() -> str:
         )
     )
     added = [(n, node) for n, node in names.items() if n not in METHODS_1_5_1]
+    out.append('<div class="book-cards" markdown="1">\n\n')
     out.append(
         "| # | "
         + both("名字", "Name")
@@ -325,6 +329,7 @@ def page_module_49() -> str:
             text = code(" ".join(ast.unparse(node).split()))
             link = code(name)
         out.append(f"| {number} | {link} | {kind} | {text} |\n")
+    out.append("\n</div>\n")
     if missing:
         out.append(
             '\n!!! warning "'

@@ -73,7 +73,9 @@ def _page_link(target: str, titles: dict[str, str]) -> str:
     path, _, anchor = target.partition("#")
     title = titles.get(path, path)
     chinese, _, english = title.replace("_", "&#95;").partition(" / ")
-    label = f'<span class="book-zh">{chinese}</span><span class="book-en">{english or chinese}</span>'
+    label = (
+        f'<span class="book-zh">{chinese}</span><span class="book-en">{english or chinese}</span>'
+    )
     relative = "../" + path[len("chapters/") :] if path.startswith("chapters/") else "../../" + path
     return f"[{label}]({relative}{'#' + anchor if anchor else ''})"
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import markdown
 from pygments.lexers import PythonLexer
-from pygments.token import STANDARD_TYPES, Token
+from pygments.token import STANDARD_TYPES
 
 ZH_TAG, EN_TAG = "# 中:", "# EN:"
 DIFF = re.compile(r"^#\s*DIFF\(torch[ \d.]*\)\s*:?\s*(.*)$")
@@ -100,7 +100,11 @@ def find_node(tree: ast.Module, qualname: str) -> ast.AST | None:
     node = None
     for name in qualname.split("."):
         node = next(
-            (n for n in _walk_defs(scope) if getattr(n, "name", None) == name and isinstance(n, DEFS)),
+            (
+                n
+                for n in _walk_defs(scope)
+                if getattr(n, "name", None) == name and isinstance(n, DEFS)
+            ),
             None,
         )
         if node is None:
@@ -308,19 +312,16 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
         if row.has_note:
             zh = _note_html(_join(row.zh, "zh"))
             en = _note_html(_join(row.en, "en"))
-            badge = (
-                f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
-            )
-            note = (
-                f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
-            )
+            badge = f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
+            note = f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
         code = "".join(
             f'<span class="book-line"><span class="book-ln">{number}</span>{content}\n</span>'
             for number, content in row.code
         )
         code_cell = (
-            f'<div class="book-code highlight"><pre><code>{code}</code></pre></div>' if code else
-            '<div class="book-code"></div>'
+            f'<div class="book-code highlight"><pre><code>{code}</code></pre></div>'
+            if code
+            else '<div class="book-code"></div>'
         )
         kind = "book-row" + ("" if row.has_note else " book-row--bare")
         out.append(f'<div class="{kind}"><div class="book-note">{note}</div>{code_cell}</div>')

@@ -190,7 +190,9 @@ def _strip(tree: ast.AST, drop_members: bool) -> ast.AST:
             body.append(ast.Expr(ast.Constant(...)))
     if drop_members and isinstance(tree, ast.ClassDef):
         tree.body = [
-            n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            n
+            for n in tree.body
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         ] or [ast.Expr(ast.Constant(...))]
     return tree
 
@@ -251,7 +253,9 @@ def compare(ours_dotted: str, path: str, qualname: str) -> Comparison | None:
         kind = {"+": "ours", "-": "torch"}.get(sign, "same")
         marker = {"ours": "+", "torch": "−", "same": " "}[kind]
         code = listings._highlight_lines(text)[0]
-        rows.append(f'<span class="book-cmp-{kind}"><span class="book-cmp-sign">{marker}</span>{code}</span>')
+        rows.append(
+            f'<span class="book-cmp-{kind}"><span class="book-cmp-sign">{marker}</span>{code}</span>'
+        )
     fragment = (
         '<div class="highlight book-cmp"><pre><code>' + "\n".join(rows) + "</code></pre></div>"
         if diff
