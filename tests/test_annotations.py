@@ -538,3 +538,38 @@ def test_comment_lines_balance_per_file():
         if zh != en:
             unbalanced[str(path.relative_to(ROOT))] = (zh, en)
     assert not unbalanced, unbalanced
+
+
+def _function_with_run(lines: int) -> str:
+    """A bilingual function whose body has one note, then ``lines`` code lines in a row."""
+    body = "\n".join(f"    value_{i} = {i}" for i in range(lines))
+    return (
+        'def f():\n    r"""Run. / 运行。\n\n    === "中文"\n\n        一段没有注释的代码。\n\n'
+        '    === "English"\n\n        A run of code without a note.\n    """\n'
+        "    # 中: 准备下面要用的几个值。\n    # EN: Prepare the values used below.\n" + body + "\n"
+    )
+
+
+@pytest.mark.parametrize("core", [True, False])
+def test_unannotated_run_over_eight_lines_fails_in_a_core_file(core):
+    """A 9-line run without a note fails in a core file; elsewhere it is only measured."""
+    file = "annotated_src/annotated_nn/modules/module.py" if core else "annotated_src/x.py"
+    report = annotations.check_source(_function_with_run(9), file, "m", GLOSSARY)
+    record = report.records[1]
+    assert record.longest_run == 9
+    problems = [p for p in record.problems if p.kind == "unannotated-run"]
+    assert bool(problems) == core
+    if core:
+        assert problems[0].line == 14  # the first line of the run
+
+
+def test_eight_lines_are_allowed_and_a_note_resets_the_run():
+    report = annotations.check_source(
+        _function_with_run(8), "annotated_src/annotated_nn/init.py", "m", GLOSSARY
+    )
+    assert report.records[1].longest_run == 8 and report.records[1].problems == []
+    split = _function_with_run(12).replace(
+        "    value_6 = 6\n", "    # 中: 再准备后面几个值。\n    # EN: Then prepare the remaining values.\n    value_6 = 6\n"
+    )
+    report = annotations.check_source(split, "annotated_src/annotated_nn/init.py", "m", GLOSSARY)
+    assert report.records[1].longest_run == 6 and report.records[1].problems == []

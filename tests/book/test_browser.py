@@ -30,48 +30,71 @@ def lang(page) -> str:
     return page.evaluate("document.documentElement.getAttribute('data-book-lang')")
 
 
-def visible_tab_text(page) -> str:
-    """Text of the visible block of the first 中文/English tab set."""
-    return page.evaluate(
-        """() => {
-          for (const set of document.querySelectorAll('.tabbed-set')) {
-            const labels = [...set.querySelectorAll('.tabbed-labels > label')].map(l => l.innerText.trim());
-            if (!labels.includes('English')) continue;
-            for (const block of set.querySelectorAll('.tabbed-block')) {
-              if (block.offsetParent !== null) return block.innerText;
-            }
-          }
-          return null;
-        }"""
-    )
+CJK = "[\\u3400-\\u9fff\\uf900-\\ufaff\\u3000-\\u303f\\uff00-\\uffef]"
+
+# Visible text nodes holding a Chinese character (or, with en=True, holding an English word outside
+# code), as [element, text] pairs. Left out: the language switch itself; the glossary's column of
+# Chinese terms (the page pairs each with its English term); source code in listings (a string
+# literal is what the file says). The search box's placeholder counts.
+VISIBLE_TEXT = """([pattern, skipCode]) => {
+  const re = new RegExp(pattern);
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!re.test(node.textContent)) continue;
+    const el = node.parentElement;
+    if (!el || el.closest('.book-lang-toggle, .book-term-zh, .book-code')) continue;
+    if (skipCode && el.closest('code, pre, .doc-signature, .md-nav, .md-footer, .book-listing')) continue;
+    if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    out.push([el.tagName + '.' + el.className, node.textContent.trim().slice(0, 60)]);
+  }
+  const box = document.querySelector('input[data-md-component=search-query]');
+  if (box && re.test(box.placeholder)) out.push(['placeholder', box.placeholder]);
+  return out;
+}"""
 
 
-def click_tab(page, label: str) -> None:
-    page.locator(".tabbed-labels > label", has_text=label).first.click()
+def choose_language(page, server, code: str) -> None:
+    """Remember a language choice as the header button does, before the next page load."""
+    page.goto(server)
+    page.evaluate(f"localStorage.setItem('book-lang', '{code}')")
+
+
+def site_pages(server) -> list[str]:
+    """Every page of the sitemap, as paths below the server's root."""
+    import re
+    import urllib.request
+
+    sitemap = urllib.request.urlopen(server + "sitemap.xml").read().decode()
+    return [
+        re.sub(r"^https?://[^/]+/", "", url) for url in re.findall(r"<loc>(.*?)</loc>", sitemap)
+    ]
 
 
 def test_first_visit_is_chinese(page, server):
     page.goto(server)
     assert lang(page) == "zh"
-    text = visible_tab_text(page)
-    assert text and "模块系统" in text
+    assert "模块系统" in page.locator("article").inner_text()
     check_clean(page)
 
 
 def test_language_choice_follows_navigation_and_reload(page, server, screenshots):
     page.goto(server)
     page.screenshot(path=str(screenshots / "index-zh.png"))
-    click_tab(page, "English")
+    page.locator(".book-lang-toggle").click()
     assert lang(page) == "en"
-    assert "module system" in visible_tab_text(page)
+    text = page.locator("article").inner_text()
+    assert "module system" in text
     page.screenshot(path=str(screenshots / "index-en.png"))
     # Follow a link inside the site (instant navigation), then reload.
     page.locator(f'a[href$="{HOOKS_CHAPTER}"]').first.click()
     page.wait_for_url(f"**/{HOOKS_CHAPTER}")
     page.wait_for_load_state("networkidle")
     assert lang(page) == "en"
-    text = visible_tab_text(page)
-    assert text is not None and not any("\u4e00" <= ch <= "\u9fff" for ch in text[:200]), text[:200]
+    assert page.evaluate(VISIBLE_TEXT, [CJK, False]) == []
     page.reload()
     page.wait_for_load_state("networkidle")
     assert lang(page) == "en"
@@ -86,33 +109,94 @@ def test_language_choice_follows_navigation_and_reload(page, server, screenshots
     check_clean(page)
 
 
-def _comment_visibility(page) -> tuple[int, int]:
-    """(visible 中 lines, visible EN lines) in the opened source blocks."""
-    return page.evaluate(
-        """() => {
-          const vis = sel => [...document.querySelectorAll('details[open] ' + sel)]
-            .filter(e => e.offsetParent !== null || e.getClientRects().length > 0).length;
-          return [vis('.book-zh'), vis('.book-en')];
-        }"""
-    )
+def test_english_mode_shows_no_chinese_on_any_page(page, server):
+    """In English mode no Chinese character is visible anywhere but the switch."""
+    choose_language(page, server, "en")
+    found = {}
+    for path in site_pages(server):
+        page.goto(server + path)
+        visible = page.evaluate(VISIBLE_TEXT, [CJK, False])
+        if visible:
+            found[path] = visible[:5]
+    assert not found, found
 
 
-def test_code_view_shows_only_the_chosen_language(page, server, screenshots):
+def test_chinese_mode_has_chinese_labels_and_no_english_halves(page, server):
+    """In Chinese mode the section labels are Chinese, and no summary shows its English half."""
+    choose_language(page, server, "zh")
     page.goto(server + HOOKS_CHAPTER)
-    sources = page.locator("details.mkdocstrings-source:has(.book-zh)")
-    assert sources.count() > 0, "no source block with bilingual comments on the hooks chapter"
-    block = sources.first
-    block.locator("summary").click()
-    zh, en = _comment_visibility(page)
-    assert zh > 0 and en == 0, (zh, en)
-    block.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "source-zh.png"))
-    page.locator(".book-lang-toggle").click()
-    zh, en = _comment_visibility(page)
-    assert en > 0 and zh == 0, (zh, en)
-    block.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "source-en.png"))
+    labels = page.locator(".doc-section-title").evaluate_all(
+        "els => els.filter(e => e.checkVisibility()).map(e => e.innerText.trim())"
+    )
+    assert "参数：" in labels and "返回：" in labels, labels
+    summary = page.locator(
+        '[id="annotated_nn.modules.module.Module._call_impl"] ~ .doc-contents > p'
+    ).first.inner_text()
+    assert summary == "在所有钩子的包围下运行 forward。", summary
+    cells = page.locator(".doc-md-description").evaluate_all(
+        "els => els.filter(e => e.checkVisibility()).map(e => e.innerText)"
+    )
+    halves = [c for c in cells if " / " in c]
+    assert not halves, halves[:5]
     check_clean(page)
+
+
+LISTING = '[id="annotated_nn.modules.module.Module._call_impl--listing"]'
+
+
+def test_call_impl_listing_is_open_with_notes_beside_the_code(page, server, screenshots):
+    """Chapter 6's `_call_impl` listing is shown without a click, notes left of their code."""
+    page.goto(server + HOOKS_CHAPTER)
+    listing = page.locator(LISTING)
+    listing.scroll_into_view_if_needed()
+    assert listing.is_visible()
+    row = listing.locator(".book-row:not(.book-row--bare)").nth(1)
+    note, code = row.locator(".book-note").bounding_box(), row.locator(".book-code").bounding_box()
+    assert note["x"] + note["width"] <= code["x"] + 1, (note, code)
+    assert abs(note["y"] - code["y"]) < 2, (note, code)
+    assert "第 1 步" in listing.inner_text() or "第 2 步" in listing.inner_text()
+    page.screenshot(path=str(screenshots / "listing-1280-zh.png"))
+    size = listing.locator(".book-code code").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 13, size
+    page.locator(".book-lang-toggle").click()
+    listing.scroll_into_view_if_needed()
+    text = listing.locator(".book-note").evaluate_all("els => els.map(e => e.innerText).join(' ')")
+    assert "Step 1" in text or "Step 2" in text
+    page.screenshot(path=str(screenshots / "listing-1280-en.png"))
+    check_clean(page)
+
+
+def test_call_impl_notes_stack_above_the_code_on_a_phone(browser, server, screenshots):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(server + HOOKS_CHAPTER)
+        listing = page.locator(LISTING)
+        listing.scroll_into_view_if_needed()
+        row = listing.locator(".book-row:not(.book-row--bare)").nth(1)
+        note = row.locator(".book-note").bounding_box()
+        code = row.locator(".book-code").bounding_box()
+        assert note["y"] + note["height"] <= code["y"] + 1, (note, code)
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        page.screenshot(path=str(screenshots / "listing-390-zh.png"))
+        page.evaluate("localStorage.setItem('book-lang', 'en')")
+        page.reload()
+        page.locator(LISTING).scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / "listing-390-en.png"))
+    finally:
+        context.close()
+
+
+def test_listing_code_is_at_least_13px_everywhere(page, server):
+    for path in (HOOKS_CHAPTER, "chapters/layers/pooling/", "chapters/05-containers/"):
+        page.goto(server + path)
+        sizes = page.locator(".book-listing .book-code code").evaluate_all(
+            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert sizes and min(sizes) >= 13, (path, min(sizes))
 
 
 @pytest.mark.parametrize("query", ["钩子", "hook"])
@@ -128,66 +212,73 @@ def test_search_finds_the_hooks_chapter(page, server, query):
     check_clean(page)
 
 
-def test_inheritance_diagram_is_displayed(page, server, screenshots):
-    page.goto(server + "generated/diagrams/")
-    image = page.locator("img[src$='inheritance-annotated_nn.svg']")
-    assert image.count() == 1
-    image.scroll_into_view_if_needed()
-    page.wait_for_function(
-        "() => { const i = document.querySelector(\"img[src$='inheritance-annotated_nn.svg']\"); return i && i.complete && i.naturalWidth > 0; }"
+@pytest.mark.parametrize(
+    "query,words", [("注册缓冲区", ("注册", "缓冲区")), ("惰性模块", ("惰性", "模块"))]
+)
+def test_multi_word_chinese_query_finds_pages_with_all_words(page, server, query, words):
+    """A Chinese query typed without spaces is cut into words; results contain all of them."""
+    page.goto(server)
+    box = page.locator("input.md-search__input")
+    box.click()
+    # Focusing the box loads the index's word list (docs/assets/lang.js).
+    page.wait_for_load_state("networkidle")
+    box.fill(query)
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=20000)
+    first = results.first.get_attribute("href").split("?")[0]
+    page.goto(first if first.startswith("http") else server + first)
+    text = page.locator("article").inner_text() + page.evaluate(
+        "[...document.querySelectorAll('article .book-zh')].map(e => e.textContent).join(' ')"
     )
+    assert all(word in text for word in words), (query, first)
+    check_clean(page)
+
+
+def test_diagram_text_is_at_least_10px(page, server, screenshots):
+    """At 1280 px every diagram's smallest text, as displayed, is 10 px or more."""
+    page.goto(server + "generated/diagrams/")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
+    images = page.locator("article img[src$='.svg']")
+    assert images.count() > 0
+    smallest = page.evaluate(
+        """async () => {
+          const out = [];
+          for (const img of document.querySelectorAll("article img[src$='.svg']")) {
+            const svg = await (await fetch(img.src)).text();
+            const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => parseFloat(m[1]));
+            const doc = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+            const viewBox = doc.getAttribute('viewBox').split(/\\s+/).map(Number);
+            // SVG user units are points here (Graphviz): displayed px = font × shown width / viewBox width.
+            const scale = img.getBoundingClientRect().width / viewBox[2];
+            out.push([img.getAttribute('src'), Math.min(...sizes) * scale]);
+          }
+          return out;
+        }"""
+    )
+    small = [(src, round(px, 1)) for src, px in smallest if px < 10]
+    assert not small, small
     page.screenshot(path=str(screenshots / "diagrams.png"))
     check_clean(page)
 
 
-def test_pytorch_source_panel_opens(page, server, screenshots):
-    page.goto(server + HOOKS_CHAPTER)
-    panel = page.locator("details.torch-source").first
-    code = panel.locator(".highlight code").first
-    assert not code.is_visible()
-    panel.locator("summary").click()
-    assert panel.get_attribute("open") is not None
-    assert code.is_visible()
-    assert "def " in code.inner_text()
+def test_torch_comparison_loads_when_opened(page, server, screenshots):
+    """A comparison panel fetches its diff on opening; a 'same code' line needs no fetch."""
+    page.goto(server + "chapters/03-attribute-routing/")
+    panel = page.locator("details.book-cmp-panel").first
     panel.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "torch-panel.png"))
-    check_clean(page)
-
-
-TAB_STATE = """() => {
-  const out = [];
-  for (const set of document.querySelectorAll('.tabbed-set')) {
-    const labels = [...set.querySelectorAll(':scope > .tabbed-labels > label')].map(l => l.innerText.trim());
-    if (!labels.includes('English')) continue;
-    const checked = [...set.querySelectorAll(':scope > input')].map(i => i.checked);
-    const shown = [...set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')]
-      .filter(b => b.getClientRects().length > 0).map(b => b.innerText.trim().length);
-    out.push({labels: labels.join('|'), chosen: labels[checked.indexOf(true)] || null, shown});
-  }
-  return out;
-}"""
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "chapters/01-parameter-and-buffer/",  # a docstring Note with tabs of its own
-        "chapters/14-lazy-modules/",
-        "chapters/appendix/glossary/",  # an intro tab set, then the tables' tab set
-    ],
-)
-def test_every_tab_set_shows_the_chosen_language(page, server, path):
-    """Each 中文/English tab set has one checked tab of the reader's language and shows its text."""
-    page.goto(server + path)
-    for label in ("中文", "English"):
-        if label == "English":
-            page.locator(".book-lang-toggle").click()
-        sets = page.evaluate(TAB_STATE)
-        assert sets
-        wrong = [s for s in sets if s["labels"] != "中文|English" or s["chosen"] != label]
-        assert not wrong, wrong[:3]
-        blank = [s for s in sets if len(s["shown"]) != 1 or s["shown"][0] == 0]
-        assert not blank, blank[:3]
+    before = len(page.requests)
+    panel.locator("summary").click()
+    page.wait_for_function(
+        "() => document.querySelector('details.book-cmp-panel[open] .book-cmp-body .book-cmp')"
+    )
+    assert any("/generated/compare/" in url for url in page.requests[before:])
+    body = panel.locator(".book-cmp-body").inner_text()
+    assert "+" in body and "−" in body
+    page.screenshot(path=str(screenshots / "torch-compare.png"))
+    page.goto(server + HOOKS_CHAPTER)
+    assert page.locator("p.book-cmp-same").count() > 0
     check_clean(page)
 
 
