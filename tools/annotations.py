@@ -124,6 +124,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "comment-lang": ("a comment block in the wrong language", "注释块的语言不对"),
     "diff-marker": ("a DIFF marker not explained in both languages", "DIFF 标记没有用两种语言说明"),
     "glossary": ("a word the glossary forbids", "使用了术语表禁用的译法"),
+    "lang-mismatch": (
+        "the two languages cite different `code` or numbers, in a core file",
+        "核心文件中两种语言引用的 `代码` 或数字不一致",
+    ),
     "unannotated-run": (
         f"more than {MAX_UNANNOTATED_RUN} code lines in a row without a note, in a core file",
         f"核心文件中连续超过 {MAX_UNANNOTATED_RUN} 行代码没有注释",
@@ -1318,6 +1322,115 @@ def longest_unannotated_run(
     return best, best_start
 
 
+CODE_SPAN = re.compile(r"`([^`]+)`")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+
+
+def facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    r"""The inline code and the numbers a text cites. / 一段文字引用的行内代码与数字。
+
+    === "中文"
+
+        两种语言讲同样的事实时，引用的 `代码` 和数字应当相同；这是检查“内容一致”的一个
+        便宜的替代指标。数字只数代码之外的、独立的数字（`conv2d` 里的 2 不算）。
+
+    === "English"
+
+        Two languages that state the same facts cite the same `code` and numbers; this is a cheap
+        proxy for "the same content". Numbers count outside code, standing alone (the 2 of
+        `conv2d` does not count).
+
+    Args:
+        text: Prose with inline code. / 含行内代码的文字。
+
+    Returns:
+        `(code spans, numbers)`. / `(行内代码集合, 数字集合)`。
+    """
+    code = frozenset(span.strip() for span in CODE_SPAN.findall(text))
+    numbers = frozenset(NUMBER.findall(CODE_SPAN.sub(" ", text)))
+    return code, numbers
+
+
+def mismatch(zh: str, en: str) -> str | None:
+    r"""How two language versions differ in what they cite, or None. / 两种语言版本引用内容的差别，没有差别时为 None。
+
+    === "中文"
+
+        只比较集合（顺序、次数不论），报告只在一边出现的代码和数字。
+
+    === "English"
+
+        Compares sets only (order and repetition aside) and names what appears on one side only.
+
+    Args:
+        zh: The Chinese text. / 中文文字。
+        en: The English text. / 英文文字。
+
+    Returns:
+        A message, or None when both cite the same. / 说明文字；两边一致时为 None。
+    """
+    zh_code, zh_numbers = facts(zh)
+    en_code, en_numbers = facts(en)
+    parts = []
+    for label, only_zh, only_en in (
+        ("code", zh_code - en_code, en_code - zh_code),
+        ("numbers", zh_numbers - en_numbers, en_numbers - zh_numbers),
+    ):
+        if only_zh:
+            parts.append(f"{label} only in 中文: {', '.join(sorted(only_zh))}")
+        if only_en:
+            parts.append(f"{label} only in English: {', '.join(sorted(only_en))}")
+    return "; ".join(parts) or None
+
+
+def language_mismatches(node: ast.AST) -> list[Problem]:
+    r"""Docstring parts whose two languages cite different code or numbers. / 两种语言引用的代码或数字不一致的文档字符串部分。
+
+    === "中文"
+
+        比较三处：首行的两半、两个标签页的全文、`Args:` 等小节里每一条的两半。
+
+    === "English"
+
+        Compares three places: the two halves of the summary line, the two tabs as wholes, and the
+        two halves of each item of `Args:` and the other sections.
+
+    Args:
+        node: A def or class node. / 函数或类节点。
+
+    Returns:
+        One `lang-mismatch` problem per place that differs. / 每处不一致一个 `lang-mismatch` 问题。
+    """
+    raw = ast.get_docstring(node, clean=False)
+    if not raw:
+        return []
+    doc = _Docstring(node.body[0].value)
+    problems = []
+
+    def compare(index: int, zh: str, en: str, where: str) -> None:
+        found = mismatch(zh, en)
+        if found:
+            problems.append(Problem("lang-mismatch", doc.lineno(index), f"{where}: {found}"))
+
+    summary = doc.lines[0].strip() if doc.lines else ""
+    if " / " in summary:
+        english, _, chinese = summary.rpartition(" / ")
+        compare(0, chinese, english, "summary line")
+    blocks = doc.blocks()
+    tabs = {b.title: b for b in blocks if b.kind == "tab"}
+    if "中文" in tabs and "English" in tabs:
+        zh = "\n".join(line for _, line in tabs["中文"].body)
+        en = "\n".join(line for _, line in tabs["English"].body)
+        compare(tabs["中文"].start, zh, en, "the two tabs")
+    for section in (b for b in blocks if b.kind == "section"):
+        if section.title in ARGS_SECTIONS or section.title in ITEM_SECTIONS:
+            for index, name, text in _section_items(section):
+                if " / " in text:
+                    english, _, chinese = text.rpartition(" / ")
+                    compare(index, chinese, english, f"{section.title} `{name}`")
+    return problems
+
+
 def _is_overload(node: ast.AST) -> bool:
     r"""Whether a def is an `@overload` stub. / 判断一个定义是否是 `@overload` 桩函数。
 
@@ -1494,6 +1607,8 @@ def check_source(
         record.longest_run, record.longest_run_line = longest_unannotated_run(
             node, kinds, _direct_children(node)
         )
+        if core:
+            record.problems += language_mismatches(node)
         if core and record.longest_run > MAX_UNANNOTATED_RUN:
             record.problems.append(
                 Problem(
@@ -1528,6 +1643,11 @@ def check_source(
         return max(inside, key=lambda pair: pair[0])[1] if inside else module_record
 
     pairs, line_problems = pair_comments(comments, file)
+    if core:
+        for pair in pairs:
+            found = mismatch(pair.zh, pair.en) if pair.en_line else None
+            if found:
+                line_problems.append(Problem("lang-mismatch", pair.line, f"note pair: {found}"))
     diffs = []
     for line, text in _diff_blocks(comments, pairs):
         body = DIFF_MARKER.sub(" ", text)

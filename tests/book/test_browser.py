@@ -44,7 +44,7 @@ VISIBLE_TEXT = """([pattern, skipCode]) => {
     const node = walker.currentNode;
     if (!re.test(node.textContent)) continue;
     const el = node.parentElement;
-    if (!el || el.closest('.book-lang-toggle, .book-term-zh, .book-code')) continue;
+    if (!el || el.closest('.book-lang-toggle, .book-term-zh, .book-cite, .book-code')) continue;
     if (skipCode && el.closest('code, pre, .doc-signature, .md-nav, .md-footer, .book-listing')) continue;
     if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
     const box = el.getBoundingClientRect();

@@ -235,3 +235,29 @@ def theme_strings(page: str) -> str:
         return match.group(0)
 
     return re.sub(r'\b(placeholder|aria-label|title)="([^"<>]*)"', attribute, page)
+
+
+CITED_TITLE = re.compile(r"《[^《》<>]{1,120}》")
+
+
+def cited_titles(page: str) -> str:
+    """Mark the titles of cited Chinese articles. / 标出所引用的中文文章标题。
+
+    A title in 《》 is a proper name: an English text that cites a Chinese article keeps its
+    original title, so that a reader can find it. It is wrapped in ``<cite lang="zh">``, the one
+    kind of Chinese that English mode shows besides the glossary's term column.
+    """
+    parts = re.split(r"(<[^>]+>)", page)
+    in_code = 0
+    for index, part in enumerate(parts):
+        if part.startswith("<"):
+            if re.match(r"<(code|pre|script|style)\b", part):
+                in_code += 1
+            elif re.match(r"</(code|pre|script|style)>", part):
+                in_code = max(0, in_code - 1)
+            continue
+        if not in_code:
+            parts[index] = CITED_TITLE.sub(
+                lambda m: f'<cite class="book-cite" lang="zh">{m.group(0)}</cite>', part
+            )
+    return "".join(parts)

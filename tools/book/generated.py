@@ -532,19 +532,27 @@ def divergences() -> list[dict]:
                 else index + 1
             )
             zh, en = [], []
+            language = None
             for raw in block:
                 piece = raw.strip().lstrip("#").strip()
                 piece = piece.replace(DIFF_MARK, "").lstrip(":： ").strip()
-                piece = re.sub(r"^(中|EN)\s*[:：]\s*", "", piece)
+                # The `中:` / `EN:` prefix decides; a line without one continues the line above,
+                # or, at the start, goes by whether it holds Chinese.
+                prefix = re.match(r"^(中|EN)\s*[:：]\s*", piece)
+                if prefix:
+                    language = "zh" if prefix.group(1) == "中" else "en"
+                    piece = piece[prefix.end() :]
                 if not piece:
                     continue
-                (zh if CJK.search(piece) else en).append(piece)
+                if language is None:
+                    language = "zh" if CJK.search(piece) else "en"
+                (zh if language == "zh" else en).append(piece)
             found.append(
                 {
                     "file": rel,
                     "line": index + 1,
                     "object": enclosing_object(tree, module_name, target),
-                    "zh": " ".join(zh),
+                    "zh": re.sub(r"(?<=[\u3000-\u9fff]) (?=[\u3000-\u9fff`])", "", " ".join(zh)),
                     "en": " ".join(en),
                 }
             )
@@ -726,11 +734,11 @@ def page_annotation_coverage() -> str:
             "`_functions.py`、`container.py`、`lazy.py`、`init.py`、`parallel/`）中超过 8 行时 "
             "`make annotations` 报错。",
             f"Whether every function's and class's docstring is fully bilingual (two-language first line, "
-            f"`中文` and `English` tabs, Google sections outside the tabs) and whether each file's "
-            f"`# 中:` / `# EN:` comments pair up. Data from `{origin}`.\n\n"
+            f"a Chinese and an English tab, Google sections outside the tabs) and whether each file's "
+            f"Chinese and English notes pair up. Data from `{origin}`.\n\n"
             f"{total} defs/classes, {ok} fully bilingual ({pct:.1f}%).\n\n"
             "The *longest unannotated run* is the most code lines in a row in a function body with no "
-            "`# 中:`/`# EN:` note between them (docstrings, blank lines and plain comments do not "
+            "Chinese/English note pair between them (docstrings, blank lines and plain comments do not "
             "count). Over 8 in a core file (`module.py`, `parameter.py`, `utils/hooks.py`, "
             "`_functions.py`, `container.py`, `lazy.py`, `init.py`, `parallel/`), `make annotations` "
             "fails.",
@@ -742,7 +750,11 @@ def page_annotation_coverage() -> str:
         + both("文件", "File")
         + " | def/class | "
         + both("完整", "Complete")
-        + " | # 中: | # EN: | "
+        + " | "
+        + both("中文注释行", "Chinese note lines")
+        + " | "
+        + both("英文注释行", "English note lines")
+        + " | "
         + both("成对", "Paired")
         + " | "
         + both("最长无注释段", "Longest unannotated run")
@@ -791,25 +803,126 @@ def page_annotation_coverage() -> str:
 # Page: diagrams / 页面：图
 # ---------------------------------------------------------------------------------------------
 
+# name → (中文标题, English title, 中文说明, English caption). The captions say what to look at;
+# the family diagrams and the model trees get theirs from the code (see diagram_texts).
 DIAGRAM_TITLES = {
-    "inheritance-annotated_nn": ("annotated_nn 的类继承关系", "Class hierarchy of annotated_nn"),
-    "inheritance-torch": (
-        "torch.nn（本机安装的 torch）的类继承关系",
-        "Class hierarchy of torch.nn (installed torch)",
+    "layer-families": (
+        "层的家族基类（总览）",
+        "The layer family bases (overview)",
+        "从 Module 到各层家族基类：括号里是直接或间接继承该基类的公开类个数，"
+        "虚线框里是不在任何家族基类之下的层类个数。",
+        "From Module to each layer family base: the number in brackets counts the public classes "
+        "deriving from that base, directly or not; the dashed box counts the layer classes under "
+        "no family base.",
     ),
     "call-flow": (
         "`Module.__call__` 的实际运行顺序（实时追踪）",
         "What `Module.__call__` runs, in order (live trace)",
+        "蓝线是 forward 正常返回时的顺序，黄色节点在 backward() 时运行；"
+        "红线是 forward 抛出异常时的顺序：只有两个 always_call 前向钩子还会运行，然后异常重新抛出。",
+        "Blue: the order when forward returns, the yellow steps running at backward(); red: the "
+        "order when forward raises, where only the two always_call forward hooks still run before "
+        "the exception is re-raised.",
     ),
     "setattr-routing": (
         "`Module.__setattr__` 的路由（实时探测）",
         "`Module.__setattr__` routing (live probe)",
+        "从上往下读：答“否”就走到下一个问题，答“是”就到探测结果；绿色是值落到了哪里，红色是抛出的异常。",
+        "Read top to bottom: a no leads to the next question, a yes to the probes' outcomes; green "
+        "shows where the value landed, red the exception raised.",
     ),
     "state-dict-prefixes": (
         "嵌套模型的 state_dict 键名前缀",
         "state_dict key prefixes of a nested model",
+        "键按点号拆开：每一级前缀是一个子模块的名字，绿色的叶子是张量，标出形状与完整的键。",
+        "Keys split at the dots: each prefix level is a submodule's name; the green leaves are the "
+        "tensors, with their shapes and full keys.",
     ),
 }
+
+
+def page_title(slug: str) -> tuple[str, str]:
+    """(中文, English) of a layer page's title. / 层页标题的（中文, English）。"""
+    path = ROOT / "docs" / "chapters" / "layers" / f"{slug}.md"
+    first = path.read_text(encoding="utf-8").splitlines()[0] if path.exists() else slug
+    zh, _, en = first.lstrip("# ").partition(" · ")
+    return zh.strip(), (en or zh).strip()
+
+
+def diagram_texts(generate, name: str, dot: str) -> tuple[str, str, str, str]:
+    """Title and caption of one diagram, both languages. / 一张图的标题与说明（两种语言）。
+
+    === "中文"
+
+        家族图与模型树的说明由代码算出（类的个数、所在文件、图里有没有虚线或合并的节点），
+        因此总与图一致；其余的图用 `DIAGRAM_TITLES` 中写好的说明。
+
+    === "English"
+
+        The captions of the family diagrams and the model trees are computed (the number of
+        classes, their files, whether the diagram has dashed edges or merged nodes), so they always
+        match the picture; the other diagrams use the captions written in `DIAGRAM_TITLES`.
+    """
+    if name in DIAGRAM_TITLES:
+        return DIAGRAM_TITLES[name]
+    if name.startswith("family-"):
+        slug = name[len("family-") :]
+        page_zh, page_en = page_title(slug)
+        members = generate.family_members(slug)
+        files = []
+        for member in members:
+            if generate.file_of(member) not in files:
+                files.append(generate.file_of(member))
+        zh = f"“{page_zh}”一页的 {len(members)} 个类（{'、'.join(files)}）及其直接基类，灰色的基类在别的文件里"
+        en = (
+            f"The {len(members)} classes of the {page_en} page ({', '.join(files)}) with their "
+            "direct bases; grey bases live in other files"
+        )
+        if "#c5cae9" in dot:
+            zh += "；深色的是家族基类"
+            en += "; darker boxes are family bases"
+        if "style=dashed" in dot:
+            zh += "；虚线来自惰性类的第一个基类（混入类），实线来自它的普通层"
+            en += "; a dashed edge comes from a lazy class's first base (the mixin), the solid one from its plain layer"
+        return (f"{page_zh}：类继承关系", f"{page_en}: class hierarchy", zh + "。", en + ".")
+    if name.startswith("model-"):
+        model, _, root = name[len("model-") :].partition("-")
+        if root:
+            return (
+                f"参考模型 `{model}` 的子树 `{root}`",
+                f"The subtree `{root}` of the reference model `{model}`",
+                f"在 {model} 的模块树中折叠起来的 {root}，完整画出；限定名从整个模型算起，"
+                "也就是 state_dict 键名的前缀。",
+                f"{root}, folded in the module tree of {model}, drawn in full; qualified names count "
+                "from the whole model, so they are the state_dict key prefixes.",
+            )
+        zh = "每个节点是 named_modules() 的一项：限定名、类名、模块自己的参数与缓冲区的形状"
+        en = (
+            "Each node is one item of named_modules(): qualified name, class, and the shapes of "
+            "the parameters and buffers the module itself owns"
+        )
+        if " × " in dot:
+            zh += "；“2 × …”是编号相连、repr 相同的子模块，只画一次"
+            en += "; “2 × …” stands for numbered siblings with the same repr, drawn once"
+        if "submodules:" in dot:
+            zh += "；列出 submodules 的节点是折叠起来的一块，下一张图画出其中一块"
+            en += "; a node listing submodules is folded, and the next diagram draws one in full"
+        return (
+            f"参考模型 `{model}` 的模块树",
+            f"Module tree of the reference model `{model}`",
+            zh + "。",
+            en + ".",
+        )
+    return name, name, name, name
+
+
+def figure(name: str, prefix: str, zh: str, en: str, alt: str) -> str:
+    """A diagram linked to its full-size SVG, with a two-language caption. / 链接到原尺寸 SVG 的图，附双语说明。"""
+    src = f"{prefix}{name}.svg"
+    return (
+        f'<figure class="book-diagram" markdown="1">\n[![{alt}]({src})]({src})\n'
+        f"<figcaption>{zh} / {en}</figcaption>\n</figure>\n\n"
+    )
 
 
 def diagrams() -> tuple[dict[str, str], str]:
@@ -823,28 +936,20 @@ def diagrams() -> tuple[dict[str, str], str]:
     out.append(
         intro(
             "以下各图都在构建时由 `diagrams/generate.py` 从运行中的代码计算出来，再由 Graphviz 排版；"
-            "`diagrams/out/*.dot` 是提交到仓库中的 DOT 源文件，测试会重新生成并在过期时失败。",
+            "`diagrams/out/*.dot` 是提交到仓库中的 DOT 源文件，测试会重新生成并在过期时失败。"
+            "点击一张图可以看原尺寸的 SVG。",
             "Each diagram below is computed from the running code by `diagrams/generate.py` at build time "
             "and laid out by Graphviz; `diagrams/out/*.dot` holds the committed DOT sources, which a test "
-            "regenerates and fails on when stale.",
+            "regenerates and fails on when stale. Click a diagram for its full-size SVG.",
         )
     )
     for name, dot in dots.items():
         svg = generate.render_svg(dot)
         files[f"generated/diagrams/{name}.svg"] = svg
-        if name in DIAGRAM_TITLES:
-            zh, en = DIAGRAM_TITLES[name]
-        elif name.startswith("model-"):
-            zh, en = (
-                f"参考模型 `{name[6:]}` 的模块树",
-                f"Module tree of the reference model `{name[6:]}`",
-            )
-        else:
-            zh, en = name, name
-        out.append(f"## {en} / {zh}\n\n")
-        out.append(
-            f'<figure class="book-diagram" markdown>\n[![{name}](diagrams/{name}.svg)](diagrams/{name}.svg)\n</figure>\n\n'
-        )
+        title_zh, title_en, caption_zh, caption_en = diagram_texts(generate, name, dot)
+        out.append(f"## {title_zh} / {title_en}\n\n")
+        alt = title_en.replace("`", "")
+        out.append(figure(name, "diagrams/", caption_zh, caption_en, alt))
     out.append(source_note())
     return files, "".join(out)
 

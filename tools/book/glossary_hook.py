@@ -135,7 +135,7 @@ def render_glossary(path: Path, titles: dict[str, str]) -> str:
     rows = [
         '<div class="book-glossary" markdown="1">',
         "",
-        "| 中文 | English | "
+        '| <span class="book-zh">中文</span><span class="book-en">Chinese</span> | English | '
         '<span class="book-zh">含义</span><span class="book-en">Meaning</span> | '
         '<span class="book-zh">讲解</span><span class="book-en">Explained in</span> |',
         "|---|---|---|---|",

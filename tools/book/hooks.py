@@ -234,6 +234,7 @@ def on_page_content(html, page, config, files, **kwargs):
     # EN: through headings and docstrings, and the index shrinks by more than half.
     html = CODE_BLOCK.sub(lambda m: m.group(0)[:-1] + " data-search-exclude>", html)
     html = bilingual.language_tabs(html)
+    html = bilingual.cited_titles(html)
     # Innermost first: a <p> inside an <li> or <td> is split before its container is looked at.
     for tag in TEXT_TAGS:
         html = bilingual.split_elements(html, (tag,))
