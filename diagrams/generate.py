@@ -1,20 +1,50 @@
 """Draw the book's diagrams from live code. / 从运行中的代码生成本书的图。
 
-Every diagram here is computed, never drawn by hand, so that it cannot drift from the code:
+=== "中文"
 
-- ``inheritance-annotated_nn`` / ``inheritance-torch``: the class hierarchy of annotated_nn and of the
-  matching part of the installed torch.nn, with the same node names (a test checks the edges agree);
-- ``model-<Name>``: the module-instance tree of each reference model in
-  ``annotated_examples.models`` (qualified name, class, own parameters and buffers with shapes);
-- ``call-flow``: the order in which ``Module.__call__`` runs hooks, recorded by hooks that log
-  themselves (normal path and the ``always_call`` path when ``forward`` raises);
-- ``setattr-routing``: where ``Module.__setattr__`` puts each kind of value, probed live;
-- ``state-dict-prefixes``: the key prefixes of a nested model's ``state_dict``.
+    这里的每张图都是算出来的，不是手画的，因此不会与代码脱节：
 
-``python diagrams/generate.py`` rewrites the committed DOT sources in ``diagrams/out/``;
-``python diagrams/generate.py --check`` exits 1 when they are stale. Output is deterministic: no
-addresses, everything sorted or in execution order. Each function takes the ``nn`` package to
-draw (``annotated_nn`` or ``torch.nn``) so that the two can be compared.
+    - `layer-families`：`Module` → 各层家族基类（`_ConvNd`、`_NormBase`、`_Loss`……），
+      节点里写出其下公开类的个数；
+    - `family-<页>`：每个层页一张小的类继承图（`LAYER_FAMILIES`），画出该页各文件定义的类
+      及其直接基类。全库的边集合（`inheritance_edges`）不画出来，只供测试与 torch.nn 逐边比较；
+    - `model-<名字>`（以及 `model-<名字>-<子模块>`）：`annotated_examples.models` 中参考模型的
+      模块实例树（限定名、类名、模块自己的参数与缓冲区形状），相同的编号子模块合并、深处折叠，
+      折叠掉的部分另画一张子树图；
+    - `call-flow`：`Module.__call__` 运行钩子的顺序，由会记录自己的钩子实测得到；
+    - `setattr-routing`：`Module.__setattr__` 把每种值放到哪里，实际赋值探测得到，自上而下排；
+    - `state-dict-prefixes`：一个嵌套模型的 `state_dict` 键名前缀。
+
+    `python diagrams/generate.py` 重写提交在 `diagrams/out/` 中的 DOT 源文件（并删除不再生成的），
+    `python diagrams/generate.py --check` 在它们过期时以 1 退出。输出是确定的：没有内存地址，
+    一切要么排序、要么按执行顺序。每张图都要在书的正文栏（约 880 px）里读得清：自然宽度不超过
+    880 px，或者缩放后最小的字仍不小于 10 px（`tests/book/test_diagrams.py` 检查）。
+
+=== "English"
+
+    Every diagram here is computed, never drawn by hand, so that it cannot drift from the code:
+
+    - `layer-families`: `Module` → each layer family base (`_ConvNd`, `_NormBase`, `_Loss`, …),
+      with the number of public classes below it in the node;
+    - `family-<page>`: one small class hierarchy per layer page (`LAYER_FAMILIES`): the classes
+      the page's files define and their direct bases. The library-wide edge set
+      (`inheritance_edges`) is not drawn; a test compares it edge by edge with torch.nn's;
+    - `model-<Name>` (and `model-<Name>-<submodule>`): the module-instance tree of each reference
+      model in `annotated_examples.models` (qualified name, class, own parameters and buffers with
+      shapes), identical numbered children merged and deep levels folded, with the folded part
+      drawn as a subtree of its own;
+    - `call-flow`: the order in which `Module.__call__` runs hooks, recorded by hooks that log
+      themselves (normal path and the `always_call` path when `forward` raises);
+    - `setattr-routing`: where `Module.__setattr__` puts each kind of value, probed live, top to
+      bottom;
+    - `state-dict-prefixes`: the key prefixes of a nested model's `state_dict`.
+
+    `python diagrams/generate.py` rewrites the committed DOT sources in `diagrams/out/` (and
+    deletes those no longer generated); `python diagrams/generate.py --check` exits 1 when they
+    are stale. Output is deterministic: no addresses, everything sorted or in execution order.
+    Every diagram must read well in the book's text column (about 880 px): a natural width of
+    at most 880 px, or fonts that stay at least 10 px when scaled down
+    (`tests/book/test_diagrams.py` checks).
 """
 
 from __future__ import annotations
@@ -105,67 +135,317 @@ def classes_in(module_names: list[str]) -> dict[str, type]:
     return found
 
 
+def library_modules(library: str) -> list[str]:
+    """The modules whose classes the hierarchy covers. / 继承关系所覆盖的模块。
+
+    === "中文"
+
+        `library` 为 `"annotated_nn"` 时是本包除 `annotated_nn` 与 `annotated_nn.functional`
+        以外的全部模块（`functional` 只是转出 torch 的计算核，不属于模块系统）；为 `"torch"` 时是
+        它们在 torch 中对应、且能导入的模块，因此两边覆盖的是同一批文件。
+
+    === "English"
+
+        For `"annotated_nn"`: every module of the package but `annotated_nn` itself and
+        `annotated_nn.functional` (torch's kernels re-exported, not part of the module system). For
+        `"torch"`: the matching torch modules that import, so that both sides cover the same files.
+    """
+    ours = [m for m in our_modules() if m not in ("annotated_nn", "annotated_nn.functional")]
+    if library == "annotated_nn":
+        return ours
+    modules = []
+    for m in ours:
+        try:
+            importlib.import_module(torch_module_name(m))
+        except ImportError:
+            continue
+        modules.append(torch_module_name(m))
+    return modules
+
+
+def class_bases(library: str) -> dict[str, tuple[type, list[str]]]:
+    """Each class (short name) → (class, its bases' short names in order). / 每个类（短名）→（类，按顺序排列的基类短名）。
+
+    === "中文"
+
+        基类保持 `__bases__` 中的顺序：多重继承时它就是方法解析顺序（MRO）里的先后，
+        惰性层“混入类在前”正是靠这个顺序。`object` 与 `typing.Generic` 不算基类。
+
+    === "English"
+
+        Bases keep their `__bases__` order: with multiple inheritance that order is the method
+        resolution order, and the "mixin first" of the lazy layers depends on it. `object` and
+        `typing.Generic` are not counted as bases.
+    """
+    found = {}
+    for name, cls in classes_in(library_modules(library)).items():
+        bases = [
+            short_name(base.__module__, base.__qualname__)
+            for base in cls.__bases__
+            if base not in SKIPPED_BASES
+        ]
+        found[name] = (cls, bases)
+    return found
+
+
 def inheritance_edges(library: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
     """Nodes (name → module group) and base→subclass edges. / 节点（名字 → 所在模块）与 基类→子类 的边。
 
     ``library`` is ``"annotated_nn"`` or ``"torch"``; torch is restricted to the modules that
-    annotated_nn mirrors, so both graphs cover the same files.
+    annotated_nn mirrors, so both edge sets cover the same files. Nothing is rendered: the test
+    compares these sets, and the book draws them family by family (``family_dot``).
     """
-    # annotated_nn.functional is torch's kernels re-exported, not part of the module system.
-    ours = [m for m in our_modules() if m not in ("annotated_nn", "annotated_nn.functional")]
-    if library == "annotated_nn":
-        modules = ours
-    else:
-        modules = []
-        for m in ours:
-            try:
-                importlib.import_module(torch_module_name(m))
-            except ImportError:
-                continue
-            modules.append(torch_module_name(m))
-    classes = classes_in(modules)
+    classes = class_bases(library)
     nodes: dict[str, str] = {}
     edges: set[tuple[str, str]] = set()
-    for name, cls in classes.items():
+    for name, (_cls, bases) in classes.items():
         nodes[name] = name.rsplit(".", 1)[0]
-        for base in cls.__bases__:
-            if base in SKIPPED_BASES:
-                continue
-            base_name = short_name(base.__module__, base.__qualname__)
+        for base_name in bases:
             edges.add((base_name, name))
-            nodes.setdefault(
-                base_name, "(outside)" if base_name not in classes else nodes.get(base_name, "")
-            )
-    for name in list(nodes):
-        if name in classes:
-            nodes[name] = name.rsplit(".", 1)[0]
+            if base_name not in classes:
+                nodes.setdefault(base_name, "(outside)")
     return nodes, edges
 
 
-def inheritance_dot(library: str) -> str:
-    """DOT of the class hierarchy, clustered by file. / 类层次的 DOT，按文件分簇。"""
-    nodes, edges = inheritance_edges(library)
-    title = "annotated_nn" if library == "annotated_nn" else "torch.nn (installed torch)"
-    out = [f"digraph {q('inheritance-' + library)} {{\n", GRAPH_ATTRS]
-    out.append(
-        f"  graph [rankdir=LR, concentrate=true, ranksep=0.35, nodesep=0.12, label={q(title + ' — 继承关系 / class hierarchy')}, labelloc=t];\n"
+# 中: （页名, 文件）：每个层页 docs/chapters/layers/<页名>.md 一张家族图，画该页各文件
+# 中: （annotated_nn/modules/ 下）定义的类；文件的分组与页面相同。
+# EN: (slug, files): one family diagram per layer page docs/chapters/layers/<slug>.md, drawing
+# EN: the classes that the page's files under annotated_nn/modules/ define, grouped as the pages are.
+LAYER_FAMILIES = [
+    ("linear", ("linear",)),
+    ("conv", ("conv",)),
+    ("pooling", ("pooling",)),
+    ("padding", ("padding",)),
+    ("upsampling-fold", ("pixelshuffle", "channelshuffle", "fold", "upsampling")),
+    ("normalization", ("batchnorm", "instancenorm", "normalization")),
+    ("dropout", ("dropout",)),
+    ("activation", ("activation",)),
+    ("flatten-embedding", ("flatten", "sparse")),
+    ("loss", ("loss", "distance")),
+    ("transformer", ("transformer",)),
+    ("rnn", ("rnn",)),
+]
+
+# 中: 页面怎么分组，图就怎么分组：MultiheadAttention 定义在 activation.py，却在 Transformer 一页讲。
+# EN: The diagrams group classes as the pages do: MultiheadAttention lives in activation.py but is
+# EN: read on the Transformer page.
+MOVED_CLASSES = {"modules.activation.MultiheadAttention": "transformer"}
+
+# 中: 同一个父类下的叶子超过这个数时，分几列（LR）或几行（TB）错开排，免得一列太长或一行太宽。
+# EN: Past this many leaves under one parent, they are staggered over several columns (LR) or rows
+# EN: (TB), so that no column gets too tall and no row too wide.
+LEAVES_PER_RANK = 10
+
+
+def family_members(slug: str) -> list[str]:
+    """The classes (short names) a layer page's family diagram draws, in source order. / 某层页家族图所画的类（短名），按源码顺序。"""
+    files = dict(LAYER_FAMILIES)[slug]
+    classes = class_bases("annotated_nn")
+    members = []
+    for name, (cls, _bases) in classes.items():
+        module = name.rsplit(".", 1)[0]
+        home = MOVED_CLASSES.get(name)
+        if home == slug or (home is None and module in {f"modules.{f}" for f in files}):
+            members.append(name)
+    order = {f"modules.{f}": i for i, f in enumerate(files)}
+    return sorted(
+        members,
+        key=lambda n: (
+            order.get(n.rsplit(".", 1)[0], len(order)),
+            inspect.getsourcelines(classes[n][0])[1],
+        ),
     )
-    out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb", height=0.25];\n')
-    groups: dict[str, list[str]] = {}
-    for name, group in nodes.items():
-        groups.setdefault(group, []).append(name)
-    for index, group in enumerate(sorted(groups)):
-        out.append(
-            f'  subgraph cluster_{index} {{\n    label={q(group)}; style=rounded; color="#9aa5d1";\n'
-        )
-        for name in sorted(groups[group]):
-            fill = ', fillcolor="#f7f7f7"' if group == "(outside)" else ""
+
+
+def file_of(name: str) -> str:
+    """``modules.conv.Conv2d`` → ``conv.py``. / 由类的短名得到文件名。"""
+    module = name.rsplit(".", 1)[0]
+    if module.startswith("torch"):
+        return module
+    return module.rsplit(".", 1)[-1] + ".py"
+
+
+def is_family_base(cls: type, name: str, has_subclass: bool) -> bool:
+    """Whether a class is a family base (``_ConvNd``, ``RNNBase``…). / 是否为家族基类。
+
+    === "中文"
+
+        家族基类：名字以下划线开头或以 `Base` 结尾、本身是 `Module` 的子类、并且至少有一个子类。
+        `_LazyConvXdMixin` 这样的混入类不是 `Module` 的子类，不算。
+
+    === "English"
+
+        A family base is named with a leading underscore or ends in `Base`, is a `Module`
+        subclass, and has at least one subclass. Mixins such as `_LazyConvXdMixin`, not `Module`
+        subclasses, do not count.
+    """
+    import annotated_nn
+
+    short = name.rsplit(".", 1)[1]
+    named = short.startswith("_") or short.endswith("Base")
+    return named and has_subclass and issubclass(cls, annotated_nn.Module)
+
+
+def stagger(edges: list[tuple[str, str]], leaves: set[str]) -> dict[tuple[str, str], int]:
+    """Edge → minlen spreading a parent's many leaves over ranks. / 把同一父节点下的大量叶子分到几层的 minlen。
+
+    === "中文"
+
+        与 Graphviz 的 `unflatten` 相同的办法：父节点的叶子超过 `LEAVES_PER_RANK` 个时，
+        第 i 个叶子的边取 `minlen = 1 + i // 每层个数`，于是叶子按源码顺序分成几列（LR）或几行（TB）。
+
+    === "English"
+
+        The trick of Graphviz's `unflatten`: when a parent has more than `LEAVES_PER_RANK` leaves,
+        the i-th leaf's edge gets `minlen = 1 + i // per_rank`, so the leaves fill several columns
+        (LR) or rows (TB) in source order.
+    """
+    children: dict[str, list[str]] = {}
+    for parent, child in edges:
+        if child in leaves:
+            children.setdefault(parent, []).append(child)
+    minlen = {}
+    for parent, kids in children.items():
+        if len(kids) <= LEAVES_PER_RANK:
+            continue
+        ranks = -(-len(kids) // LEAVES_PER_RANK)
+        per_rank = -(-len(kids) // ranks)
+        for index, kid in enumerate(kids):
+            minlen[(parent, kid)] = 1 + index % ranks
+    return minlen
+
+
+def family_dot(slug: str) -> str:
+    """DOT of one layer family's class hierarchy. / 一个层家族的类继承图 DOT。
+
+    === "中文"
+
+        节点是该页各文件定义的类，以及它们的直接基类（包括别的文件里的 `Module`、
+        `LazyModuleMixin` 等，灰色，注明文件）；每条边是一个真实的 `__bases__` 项，由基类指向子类。
+        有两个基类的类（惰性层），来自第一个基类（混入类）的边画虚线，来自最后一个基类的边画实线。家族基类（见 `is_family_base`）用深一些的底色。
+
+    === "English"
+
+        The nodes are the classes the page's files define and their direct bases (including
+        `Module`, `LazyModuleMixin` and others from other files, in grey with their file); each edge
+        is one real `__bases__` entry, from base to subclass. For a class with two bases (the lazy
+        layers), the edges carry the order of the bases, 1 and 2. Family bases (see
+        `is_family_base`) get a darker fill.
+    """
+    members = family_members(slug)
+    classes = class_bases("annotated_nn")
+    files = dict(LAYER_FAMILIES)[slug]
+    edges: list[tuple[str, str, int, int]] = []
+    outside: list[str] = []
+    for name in members:
+        bases = classes[name][1]
+        for position, base in enumerate(bases, 1):
+            edges.append((base, name, position, len(bases)))
+            if base not in members and base not in outside:
+                outside.append(base)
+    parents = {base for base, _, _, _ in edges}
+    leaves = {name for name in members if name not in parents}
+    minlen = stagger([(b, s) for b, s, _, n in edges if n == 1], leaves)
+    title = " · ".join(f + ".py" for f in files) + " — 继承关系 / class hierarchy"
+    out = [f"digraph {q('family-' + slug)} {{\n", GRAPH_ATTRS]
+    # 中: 叶子错开排时，让 Graphviz 合并同一父节点出发的边（concentrate），否则每条边各占一条通道，图并不会变矮。
+    # EN: With staggered leaves, Graphviz merges the edges leaving one parent (concentrate); without
+    # EN: it every edge keeps a lane of its own and the diagram gets no shorter.
+    merge = ", concentrate=true" if minlen else ""
+    out.append(
+        f"  graph [rankdir=LR, ordering=out{merge}, ranksep=0.3, nodesep=0.12, label={q(title)}, labelloc=t];\n"
+    )
+    out.append(
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef1fb", height=0.3, margin="0.08,0.03"];\n'
+    )
+    out.append('  edge [arrowsize=0.6, color="#5c6bc0"];\n')
+    for name in outside:
+        label = name.rsplit(".", 1)[1] + "\n" + file_of(name)
+        out.append(f'  {q(name)} [label={q(label)}, fillcolor="#f0f0f0", color="#9e9e9e"];\n')
+    for name in members:
+        cls = classes[name][0]
+        has_subclass = name in parents
+        fill = ', fillcolor="#c5cae9"' if is_family_base(cls, name, has_subclass) else ""
+        out.append(f"  {q(name)} [label={q(name.rsplit('.', 1)[1])}{fill}];\n")
+    for base, sub, position, count in edges:
+        attrs = []
+        if position < count:
+            # 中: 不是最后一个的基类（惰性层的混入类）画虚线，且不参与排层，主干（普通层 → 惰性层）因此保持笔直。
+            # EN: A base other than the last (the lazy layers' mixin) is dashed and does not
+            # EN: constrain the ranks, so that the main line (plain layer → lazy layer) stays straight.
+            attrs.append("style=dashed, constraint=false")
+        if minlen.get((base, sub), 1) > 1:
+            attrs.append(f"minlen={minlen[(base, sub)]}")
+        suffix = f" [{', '.join(attrs)}]" if attrs else ""
+        out.append(f"  {q(base)} -> {q(sub)}{suffix};\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def overview_counts() -> list[tuple[str, str, int]]:
+    """(family base, its parent in the overview, public classes below it). / （家族基类，它在总览图中的父节点，其下的公开类个数）。
+
+    === "中文"
+
+        在全部层家族的类中找出家族基类（`is_family_base`）。父节点是它的第一个也是家族基类的基类，
+        没有就是 `Module`。个数是直接或间接继承它的公开类（名字不以下划线开头）。
+        最后一项 `("", "Module", n)` 是不在任何家族基类之下的公开层类个数。
+
+    === "English"
+
+        Finds the family bases (`is_family_base`) among the classes of all layer families. A
+        base's parent is its first base that is a family base too, else `Module`. The count is
+        the public classes (no leading underscore) deriving from it, directly or not. The last
+        item, `("", "Module", n)`, counts the public layer classes under no family base.
+    """
+    classes = class_bases("annotated_nn")
+    members = [name for slug, _ in LAYER_FAMILIES for name in family_members(slug)]
+    parents = {base for name in members for base in classes[name][1]}
+    bases = [
+        name for name in members if is_family_base(classes[name][0], name, name in parents)
+    ]
+    public = [name for name in members if not name.rsplit(".", 1)[1].startswith("_")]
+    rows = []
+    for name in bases:
+        cls = classes[name][0]
+        parent = next((b for b in classes[name][1] if b in bases), "modules.module.Module")
+        below = [p for p in public if p != name and issubclass(classes[p][0], cls)]
+        rows.append((name, parent, len(below)))
+    under_none = [
+        p for p in public if not any(issubclass(classes[p][0], classes[b][0]) for b in bases)
+    ]
+    rows.append(("", "modules.module.Module", len(under_none)))
+    return rows
+
+
+def overview_dot() -> str:
+    """DOT of ``Module`` → each family base, with counts. / ``Module`` → 各家族基类的 DOT，附类的个数。"""
+    rows = overview_counts()
+    out = ['digraph "layer-families" {\n', GRAPH_ATTRS]
+    out.append(
+        '  graph [rankdir=LR, ordering=out, ranksep=0.35, nodesep=0.1, label="层的家族基类 / layer family bases", labelloc=t];\n'
+    )
+    out.append(
+        '  node [shape=box, style="rounded,filled", fillcolor="#c5cae9", height=0.3, margin="0.08,0.03"];\n'
+    )
+    out.append('  edge [arrowsize=0.6, color="#5c6bc0"];\n')
+    out.append(
+        '  "modules.module.Module" [label="Module\\nmodule.py", fillcolor="#f0f0f0", color="#9e9e9e"];\n'
+    )
+    for name, parent, count in rows:
+        if name:
+            noun = "subclass" if count == 1 else "subclasses"
+            label = f"{name.rsplit('.', 1)[1]} ({count} {noun})\n{file_of(name)}"
+            out.append(f"  {q(name)} [label={q(label)}];\n")
+            target = name
+        else:
+            target = "(no family base)"
+            label = f"其余 {count} 个层类 / {count} other layer classes\n(无家族基类 / no family base)"
             out.append(
-                f"    {q(name)} [label={q(name.rsplit('.', 1)[1] if group != '(outside)' else name)}{fill}];\n"
+                f'  {q(target)} [label={q(label)}, fillcolor="#eef1fb", style="rounded,filled,dashed"];\n'
             )
-        out.append("  }\n")
-    for base, sub in sorted(edges):
-        out.append(f"  {q(base)} -> {q(sub)};\n")
+        suffix = "" if name else " [style=dashed]"
+        out.append(f"  {q(parent)} -> {q(target)}{suffix};\n")
     out.append("}\n")
     return "".join(out)
 
@@ -173,6 +453,21 @@ def inheritance_dot(library: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Module-instance trees of the reference models / 参考模型的模块实例树
 # ---------------------------------------------------------------------------------------------
+
+# 中: （名字, 构造函数, 画法）："fold" 把这一深度上的模块折叠（子模块只在节点里列出名字），
+# 中: "details" 为列出的每个子模块另画一张完整的子树图。
+# EN: (name, builder, how to draw): "fold" folds the modules at that depth (their children are
+# EN: listed in the node, not drawn); "details" adds one full subtree diagram per listed submodule.
+REFERENCE_MODELS = [
+    ("SimpleNet", "build_simplenet", {}),
+    ("MLP", "build_mlp", {}),
+    ("ResNet18", "resnet18", {"fold": 2, "rankdir": "LR", "details": ["layer2.0"]}),
+    (
+        "TransformerClassifier",
+        "build_transformer_classifier",
+        {"fold": 3, "details": ["encoder.layers.0"]},
+    ),
+]
 
 
 def reference_models() -> "OrderedDict[str, object]":
@@ -182,13 +477,7 @@ def reference_models() -> "OrderedDict[str, object]":
         mod = importlib.import_module("annotated_examples.models")
     except ImportError:
         return models
-    builders = [
-        ("SimpleNet", "build_simplenet"),
-        ("MLP", "build_mlp"),
-        ("ResNet18", "resnet18"),
-        ("TransformerClassifier", "build_transformer_classifier"),
-    ]
-    for name, builder in builders:
+    for name, builder, _how in REFERENCE_MODELS:
         if hasattr(mod, builder):
             models[name] = getattr(mod, builder)()
     return models
@@ -201,23 +490,159 @@ def shape_of(tensor) -> str:
     return "(" + ", ".join(str(d) for d in tensor.shape) + ")" if tensor.dim() else "()"
 
 
-def model_tree_dot(name: str, model) -> str:
-    """DOT of one model's module tree. / 一个模型的模块树 DOT。"""
-    out = [f"digraph {q('model-' + name)} {{\n", GRAPH_ATTRS]
-    out.append(f"  graph [rankdir=LR, label={q(name + ' — 模块树 / module tree')}, labelloc=t];\n")
+def own_tensor_lines(module) -> list[str]:
+    """The module's own parameters and buffers, one line per shape. / 模块自己的参数与缓冲区，同形状的写在一行。
+
+    === "中文"
+
+        相邻且形状与种类（参数/缓冲区）都相同的名字合成一行，例如 BatchNorm 的
+        `weight, bias: (64)` 与 `running_mean, running_var: (64) buffer`。
+
+    === "English"
+
+        Neighbouring names with the same shape and kind (parameter or buffer) share a line, e.g.
+        BatchNorm's `weight, bias: (64)` and `running_mean, running_var: (64) buffer`.
+    """
+    items = [(k, shape_of(v), "") for k, v in module._parameters.items()]
+    items += [(k, shape_of(v), " buffer") for k, v in module._buffers.items()]
+    lines: list[tuple[list[str], str, str]] = []
+    for key, shape, kind in items:
+        if lines and lines[-1][1:] == (shape, kind):
+            lines[-1][0].append(key)
+        else:
+            lines.append(([key], shape, kind))
+    return [f"{', '.join(keys)}: {shape}{kind}" for keys, shape, kind in lines]
+
+
+def signature(module) -> tuple:
+    """What two sibling modules must share to be drawn once. / 两个相邻的兄弟模块画成一个所需的相同之处。
+
+    === "中文"
+
+        与 torch 的 `repr` 把 `(0): …`、`(1): …` 合并成 `(0-1): 2 x …` 的规则相同：`repr` 相同；
+        另外还要求整棵子树的参数与缓冲区名字和形状相同。
+
+    === "English"
+
+        The rule by which torch's `repr` merges `(0): …` and `(1): …` into `(0-1): 2 x …`: the
+        same `repr`; in addition, the same names and shapes of parameters and buffers in the
+        whole subtree.
+    """
+    tensors = [(k, shape_of(v)) for k, v in module.state_dict(keep_vars=True).items()]
+    return (repr(module), tuple(tensors))
+
+
+def sibling_groups(module) -> list[tuple[list[str], object]]:
+    """Children, with consecutive identical ones grouped. / 子模块，相邻且相同的归为一组。
+
+    === "中文"
+
+        只合并编号相连的子模块（`Sequential`、`ModuleList` 里的 `0`、`1`……），与 torch 的
+        `ModuleList.__repr__` 一样；`norm1`、`norm2` 这样有名字的子模块即使相同也分开画。
+
+    === "English"
+
+        Only children with consecutive numbers (the `0`, `1`, … of a `Sequential` or
+        `ModuleList`) are merged, as torch's `ModuleList.__repr__` does; named children such as
+        `norm1` and `norm2` are drawn apart even when identical.
+    """
+    groups: list[tuple[list[str], object]] = []
+    for child_name, child in module._modules.items():
+        if child is None:
+            continue
+        previous = groups[-1][0][-1] if groups else ""
+        numbered = previous.isdigit() and child_name == str(int(previous) + 1)
+        if numbered and signature(groups[-1][1]) == signature(child):
+            groups[-1][0].append(child_name)
+        else:
+            groups.append(([child_name], child))
+    return groups
+
+
+def wrap_names(names: list[str], per_line: int = 3) -> str:
+    """Names, a few per line. / 名字列表，每行几个。"""
+    return "\\l".join(
+        rec(", ".join(names[i : i + per_line])) for i in range(0, len(names), per_line)
+    )
+
+
+def model_tree_dot(
+    name: str,
+    model,
+    root: str = "",
+    fold: int | None = None,
+    rankdir: str = "TB",
+) -> str:
+    """DOT of one model's module tree, or of one subtree. / 一个模型（或其一棵子树）的模块树 DOT。
+
+    === "中文"
+
+        每个节点是 `named_modules()` 的一项：限定名、类名、模块**自己**的参数与缓冲区的形状。
+        为了在书页宽度内读得清：
+
+        - 相邻且相同（见 `signature`）的兄弟模块只画一个，名字写成 `layer1.(0–1)`，类写成
+          `2 × BasicBlock`，与 torch 的 `repr` 写 `(0-1): 2 x BasicBlock` 一样；
+        - `fold` 给定时，这一深度上有子模块的模块折叠成一个节点，节点里列出子模块的名字；
+        - 同一父节点下的大量叶子错开排（`stagger`）。
+
+        `root` 给定时只画这棵子树，限定名仍从整个模型算起。
+
+    === "English"
+
+        Each node is one item of `named_modules()`: qualified name, class, and the shapes of the
+        parameters and buffers the module *itself* owns. To be readable within the page:
+
+        - consecutive identical siblings (see `signature`) are drawn once, named `layer1.(0–1)`
+          with class `2 × BasicBlock`, as torch's `repr` writes `(0-1): 2 x BasicBlock`;
+        - with `fold`, modules at that depth that have children are folded into one node listing
+          their children's names;
+        - many leaves under one parent are staggered (`stagger`).
+
+        With `root`, only that subtree is drawn; qualified names still count from the whole model.
+    """
+    top = model.get_submodule(root) if root else model
+    suffix = f"-{root}" if root else ""
+    what = f"{name}.{root} — 子树 / subtree" if root else f"{name} — 模块树 / module tree"
+    out = [f"digraph {q('model-' + name + suffix)} {{\n", GRAPH_ATTRS]
+    out.append(
+        f"  graph [rankdir={rankdir}, ordering=out, ranksep=0.3, nodesep=0.15, label={q(what)}, labelloc=t];\n"
+    )
     out.append('  node [shape=record, style="rounded,filled", fillcolor="#eef1fb"];\n')
-    for qualname, module in model.named_modules():
-        node = qualname or "(root)"
-        fields = [rec(node), rec(type(module).__name__)]
-        own = [f"{k}: {shape_of(v)}" for k, v in module._parameters.items()]
-        own += [f"{k}: {shape_of(v)} (buffer)" for k, v in module._buffers.items()]
+    out.append('  edge [arrowsize=0.6, color="#5c6bc0"];\n')
+    # 中: record 标签的外层花括号会翻转排列方向：TB 里要花括号才能让字段上下叠放，LR 里正相反。
+    # EN: Outer braces flip a record's orientation: in TB they stack the fields vertically, in LR
+    # EN: the fields stack without them.
+    wrap = (lambda s: "{" + s + "}") if rankdir == "TB" else (lambda s: s)
+    edges: list[tuple[str, str]] = []
+    leaves: set[str] = set()
+
+    def draw(label_name: str, module, copies: int, depth: int) -> str:
+        node = label_name or "(root)"
+        cls = type(module).__name__
+        fields = [rec(node), rec(cls if copies == 1 else f"{copies} × {cls}")]
+        own = own_tensor_lines(module)
         if own:
             fields.append("\\l".join(rec(x) for x in own) + "\\l")
-        label = "{" + "|".join(fields) + "}"
-        out.append(f'  {q(node)} [label="{label}"];\n')
-        for child_name, _child in module._modules.items():
-            child = f"{qualname}.{child_name}" if qualname else child_name
-            out.append(f"  {q(node)} -> {q(child)};\n")
+        groups = sibling_groups(module)
+        folded = fold is not None and depth >= fold and groups
+        if folded:
+            names = [n for names, _ in groups for n in names]
+            fields.append(rec("submodules:") + "\\l" + wrap_names(names) + "\\l")
+        out.append(f'  {q(node)} [label="{wrap("|".join(fields))}"];\n')
+        if folded or not groups:
+            leaves.add(node)
+            return node
+        for names, child in groups:
+            part = names[0] if len(names) == 1 else f"({names[0]}–{names[-1]})"
+            child_name = f"{label_name}.{part}" if label_name else part
+            edges.append((node, draw(child_name, child, len(names), depth + 1)))
+        return node
+
+    draw(root, top, 1, 0)
+    minlen = stagger(edges, leaves)
+    for parent, child in edges:
+        extra = f" [minlen={minlen[(parent, child)]}]" if (parent, child) in minlen else ""
+        out.append(f"  {q(parent)} -> {q(child)}{extra};\n")
     out.append("}\n")
     return "".join(out)
 
@@ -253,7 +678,8 @@ def trace_call(nn, raise_in_forward: bool) -> list[str]:
 
     handles = []
     originals = {}
-    # Wrap BackwardHook's set-up methods so that the trace shows where they run.
+    # 中: 包装 BackwardHook 的两个设置方法，让追踪记录显示它们在哪一步运行。
+    # EN: Wrap BackwardHook's set-up methods so that the trace shows where they run.
     for method in ("setup_input_hook", "setup_output_hook"):
         original = getattr(hooks_mod.BackwardHook, method)
         originals[method] = original
@@ -318,7 +744,7 @@ def call_flow_dot(nn) -> str:
     failing = trace_call(nn, raise_in_forward=True)
     out = ['digraph "call-flow" {\n', GRAPH_ATTRS]
     out.append(
-        '  graph [rankdir=TB, label="Module.__call__ — 实际运行顺序 / traced order", labelloc=t];\n'
+        '  graph [rankdir=TB, ranksep=0.25, label="Module.__call__ — 实际运行顺序 / traced order", labelloc=t];\n'
     )
     out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb"];\n')
     out.append('  "call" [label="module(x)", shape=oval, fillcolor="#dfe6ff"];\n')
@@ -357,8 +783,9 @@ def call_flow_dot(nn) -> str:
 # __setattr__ routing, probed live / 实时探测的 __setattr__ 路由
 # ---------------------------------------------------------------------------------------------
 
-# (decision path, description of the probe). The decisions follow the order in which
-# Module.__setattr__ asks its questions; the leaf text is what the probe observed.
+# 中: （英文问题, 中文问题），顺序就是 Module.__setattr__ 提问的顺序；叶子上的文字是探测实际观察到的结果。
+# EN: (question in English, in Chinese), in the order Module.__setattr__ asks them; the leaf text
+# EN: is what the probe observed.
 SETATTR_DECISIONS = [
     ("value is a Parameter?", "value 是 Parameter？"),
     ("name is a registered parameter?", "name 已是参数？"),
@@ -425,27 +852,47 @@ def probe_setattr(nn) -> list[tuple[int, str, str]]:
 
 
 def setattr_dot(nn) -> str:
-    """DOT of the ``__setattr__`` decision tree. / ``__setattr__`` 决策树的 DOT。"""
+    """DOT of the ``__setattr__`` decision tree. / ``__setattr__`` 决策树的 DOT。
+
+    === "中文"
+
+        自上而下：左边一列是 `__setattr__` 依次提出的六个问题，“否”向下走到下一个问题；
+        “是”向右下走到探测结果（绿色是落到了哪里，红色是抛出的异常）。最下面是普通属性的路径。
+
+    === "English"
+
+        Top to bottom: the left column holds the six questions `__setattr__` asks in turn, "no"
+        going down to the next question; "yes" goes down to the right to the probes' outcomes
+        (green: where the value landed; red: the exception raised). At the bottom, the path of a
+        plain attribute.
+    """
     results = probe_setattr(nn)
     out = ['digraph "setattr-routing" {\n', GRAPH_ATTRS]
     out.append(
-        '  graph [rankdir=LR, label="Module.__setattr__(name, value) — 实测路由 / probed routing", labelloc=t];\n'
+        '  graph [rankdir=TB, ordering=out, ranksep=0.3, nodesep=0.15, label="Module.__setattr__(name, value) — 实测路由 / probed routing", labelloc=t];\n'
     )
-    out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb"];\n')
-    out.append('  "start" [label="m.name = value", shape=oval, fillcolor="#dfe6ff"];\n')
+    out.append(
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef1fb", margin="0.08,0.03"];\n'
+    )
+    # 中: 问题链的节点同属一个 group、边的权重大，Graphviz 因此把它们排成笔直的一列，结果都落在右边。
+    # EN: The questions share one group and heavy edges, so Graphviz keeps them in one straight
+    # EN: column and puts the outcomes to the right.
+    out.append(
+        '  "start" [label="m.name = value", shape=oval, fillcolor="#dfe6ff", group=spine];\n'
+    )
     previous = "start"
     for index, (en, zh) in enumerate(SETATTR_DECISIONS):
         node = f"d{index}"
         out.append(
-            f'  {q(node)} [label={q(zh + chr(10) + en)}, shape=diamond, fillcolor="#fff8e1"];\n'
+            f'  {q(node)} [label={q(zh + chr(10) + en)}, shape=diamond, fillcolor="#fff8e1", group=spine, margin="0.02,0.02"];\n'
         )
-        edge = " [label=" + q("no / 否") + "]" if index else ""
-        out.append(f"  {q(previous)} -> {q(node)}{edge};\n")
+        edge = ", label=" + q("no / 否") if index else ""
+        out.append(f"  {q(previous)} -> {q(node)} [weight=10{edge}];\n")
         previous = node
     out.append(
-        '  "d6" [label="object.__setattr__\\n(普通属性 / plain attribute)", fillcolor="#f7f7f7"];\n'
+        '  "d6" [label="object.__setattr__\\n(普通属性 / plain attribute)", fillcolor="#f7f7f7", group=spine];\n'
     )
-    out.append(f'  {q(previous)} -> "d6" [label="no / 否"];\n')
+    out.append(f'  {q(previous)} -> "d6" [weight=10, label="no / 否"];\n')
     for number, (index, label, outcome) in enumerate(results):
         leaf = f"leaf{number}"
         fill = "#fdecea" if outcome.startswith("raises") else "#e8f5e9"
@@ -517,14 +964,33 @@ def state_dict_dot(nn) -> str:
 
 
 def generate_all() -> "OrderedDict[str, str]":
-    """Name → DOT source for every diagram that the code can draw now. / 当前代码能画出的每张图：名字 → DOT。"""
+    """Name → DOT source for every diagram that the code can draw now. / 当前代码能画出的每张图：名字 → DOT。
+
+    === "中文"
+
+        顺序即图页上的顺序：层家族总览、每个层页一张家族继承图、参考模型的模块树（及其子树）、
+        `__call__` 的流程、`__setattr__` 的路由、`state_dict` 的前缀。
+
+    === "English"
+
+        The order is the diagrams page's: the overview of the layer families, one family
+        hierarchy per layer page, the reference models' module trees (and subtrees), the
+        `__call__` flow, the `__setattr__` routing, the `state_dict` prefixes.
+    """
     import annotated_nn
 
     dots: OrderedDict[str, str] = OrderedDict()
-    dots["inheritance-annotated_nn"] = inheritance_dot("annotated_nn")
-    dots["inheritance-torch"] = inheritance_dot("torch")
+    dots["layer-families"] = overview_dot()
+    for slug, _files in LAYER_FAMILIES:
+        if family_members(slug):
+            dots[f"family-{slug}"] = family_dot(slug)
+    how = {name: options for name, _builder, options in REFERENCE_MODELS}
     for name, model in reference_models().items():
-        dots[f"model-{name}"] = model_tree_dot(name, model)
+        options = how.get(name, {})
+        drawing = {k: v for k, v in options.items() if k in ("fold", "rankdir")}
+        dots[f"model-{name}"] = model_tree_dot(name, model, **drawing)
+        for root in options.get("details", []):
+            dots[f"model-{name}-{root}"] = model_tree_dot(name, model, root=root, rankdir="LR")
     dots["call-flow"] = call_flow_dot(annotated_nn)
     dots["setattr-routing"] = setattr_dot(annotated_nn)
     if all(
@@ -560,7 +1026,8 @@ def render_svg(dot_source: str) -> str:
             [exe, "-Tsvg"], input=dot_source.encode("utf-8"), capture_output=True, check=True
         )
         svg = proc.stdout.decode("utf-8")
-    # Drop the XML prolog and comments (they hold the Graphviz version) so the SVG can be inlined.
+    # 中: 去掉 XML 声明与注释（其中有 Graphviz 的版本号），SVG 才能内嵌，输出也不随版本变化。
+    # EN: Drop the XML prolog and comments (they hold the Graphviz version) so the SVG can be inlined.
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg
 

@@ -525,19 +525,23 @@ def test_glossary_page_is_rendered():
         assert term["zh"] in html and term["en"] in html
 
 
-def test_comment_lines_balance_per_file():
-    """The shared checker (../shared/tools/bilingual_check.py) requires as many `# 中:` lines as
-    `# EN:` lines; hold every file to it, so a block of three Chinese lines gets three English ones."""
-    import re
+def test_shared_bilingual_checker_passes():
+    """The workplace's own checker (../shared/tools/bilingual_check.py) passes on the package.
 
-    unbalanced = {}
-    for path in sorted((ROOT / "annotated_src").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        zh = len(re.findall(r"^\s*# 中:", text, re.M))
-        en = len(re.findall(r"^\s*# EN:", text, re.M))
-        if zh != en:
-            unbalanced[str(path.relative_to(ROOT))] = (zh, en)
-    assert not unbalanced, unbalanced
+    It holds every def to a bilingual docstring and every `# 中:` block to an `# EN:` block right
+    after it. It does not ask for equal line counts ("the two languages need not have the same
+    number of lines"), and neither does this project: each language wraps as it reads best.
+    """
+    import subprocess
+
+    checker = ROOT.parent / "shared" / "tools" / "bilingual_check.py"
+    if not checker.is_file():
+        pytest.skip("../shared/tools/bilingual_check.py is not beside this checkout")
+    proc = subprocess.run(
+        [sys.executable, str(checker), str(ROOT)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "unpaired comment blocks: 0" in proc.stdout
 
 
 def _function_with_run(lines: int) -> str:

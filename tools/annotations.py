@@ -124,6 +124,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "comment-lang": ("a comment block in the wrong language", "注释块的语言不对"),
     "diff-marker": ("a DIFF marker not explained in both languages", "DIFF 标记没有用两种语言说明"),
     "glossary": ("a word the glossary forbids", "使用了术语表禁用的译法"),
+    "spelling": (
+        "a British spelling (torch writes American English)",
+        "英式拼写（torch 用美式英语）",
+    ),
     "lang-mismatch": (
         "the two languages cite different `code` or numbers, in a core file",
         "核心文件中两种语言引用的 `代码` 或数字不一致",
@@ -409,6 +413,90 @@ def load_glossary(path: Path) -> list[Term]:
         Term(str(t["en"]), str(t["zh"]), tuple(str(w) for w in t.get("forbidden_zh") or ()))
         for t in data.get("terms", [])
     ]
+
+
+@dataclass(frozen=True)
+class Spelling:
+    r"""A British spelling and the American one to use. / 一种英式拼写及应改用的美式拼写。
+
+    === "中文"
+
+        `pattern` 是按整词、不分大小写匹配的正则表达式（来自 docs/glossary.yml 的 `spelling_en`）。
+
+    === "English"
+
+        `pattern` is a regular expression matched as a whole word, case-insensitively (from
+        docs/glossary.yml's `spelling_en`).
+
+    Attributes:
+        pattern: The British forms. / 英式写法。
+        american: What to write instead. / 应改用的写法。
+    """
+
+    pattern: str
+    american: str
+
+
+def load_spelling(path: Path) -> list[Spelling]:
+    r"""Read the spelling rules of the glossary file. / 读取术语表文件中的拼写规则。
+
+    === "中文"
+
+        文件里没有 `spelling_en` 时返回空列表。
+
+    === "English"
+
+        Returns an empty list when the file has no `spelling_en`.
+
+    Args:
+        path: The YAML file. / YAML 文件路径。
+
+    Returns:
+        The rules, in file order. / 按文件顺序排列的规则。
+    """
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return [
+        Spelling(str(rule["british_only"]), str(rule["american"]))
+        for rule in data.get("spelling_en") or []
+    ]
+
+
+def _spelling_problems(lines: list[tuple[int, str]], rules: list[Spelling]) -> list[Problem]:
+    r"""Find British spellings. / 查找英式拼写。
+
+    === "中文"
+
+        与术语检查一样，引号和反引号里的文字不检查（可以照原文引用）。
+
+    === "English"
+
+        As with the glossary, quoted and backticked text is skipped (a quotation stays as written).
+
+    Args:
+        lines: `(line number, text)` pairs to scan. / 要检查的 `(行号, 文字)`。
+        rules: The spelling rules. / 拼写规则。
+
+    Returns:
+        One problem per British word. / 每个英式拼写一个问题。
+    """
+    if not rules:
+        return []
+    combined = [(re.compile(rf"\b(?:{rule.pattern})\b", re.I), rule) for rule in rules]
+    problems = []
+    for number, text in lines:
+        bare = QUOTED.sub(" ", text)
+        for pattern, rule in combined:
+            for match in pattern.finditer(bare):
+                problems.append(
+                    Problem(
+                        "spelling",
+                        number,
+                        f"“{match.group(0)}” → {rule.american} (American, as torch writes) / 改用美式拼写",
+                    )
+                )
+    return problems
 
 
 def count_cjk(text: str) -> int:
@@ -1189,14 +1277,38 @@ def _glossary_problems(lines: list[tuple[int, str]], glossary: list[Term]) -> li
         correct = [
             (m.start(), m.end()) for t in glossary for m in re.finditer(re.escape(t.zh), bare)
         ]
-        for term in glossary:
-            for word in term.forbidden_zh:
-                for m in re.finditer(re.escape(word), bare):
-                    if not _part_of_correct_term(m.span(), correct):
-                        problems.append(
-                            Problem("glossary", number, f"“{word}” → “{term.zh}” ({term.en})")
+        # 中: 几个禁用词可能落在同一处（“前向传播前钩子”里也有“前钩子”）：只报最长、最具体的那个。
+        # EN: Several forbidden words may cover one place (前向传播前钩子 holds 前钩子 too): only the
+        # EN: longest, most specific one is reported.
+        found = [
+            (m.span(), word, term)
+            for term in glossary
+            for word in term.forbidden_zh
+            for m in re.finditer(re.escape(word), bare)
+            if not _part_of_correct_term(m.span(), correct)
+        ]
+        flagged: list[tuple[int, int]] = []
+        for (start, end), word, term in sorted(found, key=lambda f: f[0][0] - f[0][1]):
+            if any(a < end and b > start for a, b in flagged):
+                continue
+            flagged.append((start, end))
+            problems.append(Problem("glossary", number, f"“{word}” → “{term.zh}” ({term.en})"))
+        # 中: 术语表没有列出的变体：“前”或“置”紧接“钩子”（前钩子、前置钩子、加载前钩子、后置钩子……），
+        # 中: 一律应写成“预钩子”或“后钩子”。这条规则不依赖列表，所以新的写法也查得出。
+        # EN: Variants the glossary does not list: 前 or 置 right before 钩子 (前钩子, 前置钩子,
+        # EN: 加载前钩子, 后置钩子 ...) always means 预钩子 (pre-hook) or 后钩子 (post-hook). The rule
+        # EN: needs no list, so it catches a new wording too.
+        if any(t.zh == "预钩子" for t in glossary):
+            for m in re.finditer(r"[前置]钩子", bare):
+                if not any(a < m.end() and b > m.start() for a, b in flagged):
+                    problems.append(
+                        Problem(
+                            "glossary",
+                            number,
+                            f"“{m.group(0)}”: a pre-hook is “预钩子”, a post-hook “后钩子” / "
+                            "预钩子写作“预钩子”，后钩子写作“后钩子”",
                         )
-                        break
+                    )
     return problems
 
 
@@ -1565,7 +1677,11 @@ class FileReport:
 
 
 def check_source(
-    source: str, file: str = "<string>", module: str = "", glossary: list[Term] | None = None
+    source: str,
+    file: str = "<string>",
+    module: str = "",
+    glossary: list[Term] | None = None,
+    spelling: list[Spelling] | None = None,
 ) -> FileReport:
     r"""Check one source text. / 检查一段源代码。
 
@@ -1585,6 +1701,7 @@ def check_source(
         file: Path shown in reports. / 报告中显示的路径。
         module: Dotted module name. / 点号分隔的模块名。
         glossary: Terms to enforce; None for none. / 要执行的术语表，None 表示不检查。
+        spelling: Spelling rules; None for none. / 拼写规则，None 表示不检查。
 
     Returns:
         The file's records, pairs and markers. / 该文件的记录、注释对与 DIFF 标记。
@@ -1658,6 +1775,7 @@ def check_source(
         diffs.append(DiffMarker(file, line, owner(line).qualname, text))
     texts = _docstring_lines(tree) + [(c.line, c.text) for c in comments]
     line_problems += _glossary_problems(texts, glossary or [])
+    line_problems += _spelling_problems(texts, spelling or [])
     for problem in line_problems:
         owner(problem.line).problems.append(problem)
     for record in records:
@@ -1740,11 +1858,78 @@ def check_project(root: Path, glossary: list[Term] | None = None) -> list[FileRe
     """
     root = Path(root)
     terms = _default_glossary(root) if glossary is None else glossary
+    spelling = _default_spelling(root) if glossary is None else []
     reports = []
     for path, module in source_files(root):
         file = path.relative_to(root).as_posix()
-        reports.append(check_source(path.read_text(encoding="utf-8"), file, module, terms))
+        reports.append(
+            check_source(path.read_text(encoding="utf-8"), file, module, terms, spelling)
+        )
+    for path in sorted((root / "docs").rglob("*.md")) if glossary is None else []:
+        reports.append(check_page(path, root, terms, spelling))
     return reports
+
+
+def _default_spelling(root: Path) -> list[Spelling]:
+    r"""The spelling rules for a project root. / 某个项目根目录应使用的拼写规则。
+
+    === "中文"
+
+        与术语表一样，优先用 `root` 下的 docs/glossary.yml。
+
+    === "English"
+
+        Like the glossary, prefers `root`'s docs/glossary.yml.
+
+    Args:
+        root: The project root. / 项目根目录。
+
+    Returns:
+        The rules, or an empty list. / 规则；没有时为空列表。
+    """
+    for path in (root / GLOSSARY_FILE, PROJECT_ROOT / GLOSSARY_FILE):
+        if path.is_file():
+            return load_spelling(path)
+    return []
+
+
+def check_page(
+    path: Path, root: Path, glossary: list[Term], spelling: list[Spelling]
+) -> FileReport:
+    r"""Check one page of the book for glossary words and spelling. / 检查书中一页的术语与拼写。
+
+    === "中文"
+
+        书页不是代码，只做逐行的术语与拼写检查；代码块（```` ``` ```` 之间）与行内代码跳过。
+
+    === "English"
+
+        A page is not code: only the line-based glossary and spelling checks apply; fenced code
+        blocks and inline code are skipped.
+
+    Args:
+        path: The Markdown file. / Markdown 文件。
+        root: The project root. / 项目根目录。
+        glossary: Terms to enforce. / 术语表。
+        spelling: Spelling rules. / 拼写规则。
+
+    Returns:
+        A report with one page record. / 只含一条页面记录的结果。
+    """
+    file = path.relative_to(root).as_posix()
+    record = Record(file, 1, "", "<page>", "module")
+    lines, fenced = [], False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if not fenced:
+            lines.append((number, line))
+    record.problems = sorted(
+        _glossary_problems(lines, glossary) + _spelling_problems(lines, spelling),
+        key=lambda p: (p.line, p.kind),
+    )
+    return FileReport([record], [], [])
 
 
 def collect(root: Path, glossary: list[Term] | None = None) -> list[Record]:

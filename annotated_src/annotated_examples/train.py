@@ -21,7 +21,7 @@ r"""Train `SimpleNet` twice, in `annotated_nn` and in `torch.nn`, and compare. /
     pass, the backward pass and the parameter registration order (which fixes the order the
     optimizer sees) must all agree for the losses to match.
 
-    The data is synthetic: random images labelled by a fixed random linear "teacher", so the
+    The data is synthetic: random images labeled by a fixed random linear "teacher", so the
     loss really goes down. The default 300 steps take a few seconds on a CPU; CUDA is used when
     present.
 """

@@ -91,11 +91,16 @@ _NonlinearityType = Literal[
 _FanMode = Literal["fan_in", "fan_out"]
 
 
-# 中: 下面的 _no_grad_* 小函数把 `with torch.no_grad()` 包起来。torch 这样拆分是因为
-#     TorchScript 不支持上下文管理器，需要把它们做成内置函数；这里保留同样的结构。
-# EN: The small _no_grad_* helpers below wrap `with torch.no_grad()`. torch splits them out
-#     because TorchScript supports no context managers and needs them as builtins; the same
-#     structure is kept here.
+# 中: 下面的 `_no_grad_*` 小函数把 `with torch.no_grad()` 包起来。torch 源码注释给出的理由是
+# 中: JIT 不支持上下文管理器，所以这几段要做成内置函数：`torch.jit._builtins` 把
+# 中: `_no_grad_fill_`、`_no_grad_normal_`、`_no_grad_uniform_`、`_no_grad_zero_` 映射到
+# 中: `aten::_no_grad_*` 算子（2.13 的 TorchScript 其实已能编译 `with torch.no_grad()`）。
+# 中: 这里保留同样的拆分。
+# EN: The small `_no_grad_*` helpers below wrap `with torch.no_grad()`. torch's source comment
+# EN: gives the reason: the JIT does not support context managers, so these pieces are builtins;
+# EN: `torch.jit._builtins` maps `_no_grad_fill_`, `_no_grad_normal_`, `_no_grad_uniform_` and
+# EN: `_no_grad_zero_` to `aten::_no_grad_*` ops (2.13's TorchScript does compile
+# EN: `with torch.no_grad()` by now). The same split is kept here.
 def _no_grad_uniform_(
     tensor: Tensor, a: float, b: float, generator: torch.Generator | None = None
 ) -> Tensor:
@@ -119,6 +124,12 @@ def _no_grad_uniform_(
     Returns:
         `tensor`. / `tensor` 本身。
     """
+    # 中: 在 `no_grad` 外，对需要梯度的叶子张量就地操作会报 "a leaf Variable that requires
+    # 中: grad is being used in an in-place operation"；在 `no_grad` 里写入不进计算图，
+    # 中: 参数仍是没有 `grad_fn` 的叶子。
+    # EN: Outside `no_grad`, an in-place op on a leaf that requires grad fails with "a leaf
+    # EN: Variable that requires grad is being used in an in-place operation"; inside it the
+    # EN: write is not recorded and the parameter stays a leaf with no `grad_fn`.
     with torch.no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
@@ -176,8 +187,9 @@ def _no_grad_trunc_normal_(
         两种做法的每一次随机调用都与 torch 相同（包括第一次直接写进 `tensor` 的优化），
         因此同种子结果逐位一致。meta 张量没有存储，直接返回。
 
-        1.5.1 → 2.13：1.5.1 没有截断正态初始化；早期版本用逆 CDF（`erfinv_`）实现，2.13
-        换成了上面的拒绝采样。
+        1.5.1 → 2.13：1.5.1 没有截断正态初始化；此后的版本曾用逆 CDF（`erfinv_` 再
+        `clamp_`）实现，2.13 用的是上面的拒绝采样。旧做法在 `std` 很小时，`erfinv_` 在 ±1
+        附近的输入会产生被截到边界上的离群值（见 PyTorch PR #174997）。
 
     === "English"
 
@@ -195,8 +207,10 @@ def _no_grad_trunc_normal_(
         straight into `tensor`), so one seed gives the same bits. Meta tensors have no storage
         and are returned as they are.
 
-        1.5.1 → 2.13: 1.5.1 had no truncated-normal init; earlier versions used the inverse
-        CDF (`erfinv_`), 2.13 switched to the rejection sampling above.
+        1.5.1 → 2.13: 1.5.1 had no truncated-normal init; later versions used the inverse
+        CDF (`erfinv_`, then `clamp_`), and 2.13 uses the rejection sampling above. With a
+        small `std`, the old way turned `erfinv_` inputs near ±1 into outliers clamped onto
+        the bounds (see PyTorch PR #174997).
 
     Args:
         tensor: The tensor to fill. / 要填充的张量。
@@ -209,6 +223,10 @@ def _no_grad_trunc_normal_(
     Returns:
         `tensor`. / `tensor` 本身。
     """
+    # 中: meta 张量没有存储，无处可写：在任何检查和随机数之前返回，不发出警告，
+    # 中: 也不消耗随机数。
+    # EN: A meta tensor has no storage to write to: return before any check or random draw,
+    # EN: so it neither warns nor consumes random numbers.
     if tensor.is_meta:
         return tensor
 
@@ -231,6 +249,10 @@ def _no_grad_trunc_normal_(
         """
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
+    # 中: 只警告、照样采样。`stacklevel=2` 指向本函数的调用者，也就是 `trunc_normal_` 里
+    # 中: 的那一行，而不是用户代码（torch 同样如此）。
+    # EN: A warning only; sampling goes on. `stacklevel=2` points at this helper's caller, the
+    # EN: line in `trunc_normal_`, not at user code (the same in torch).
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
@@ -239,17 +261,19 @@ def _no_grad_trunc_normal_(
         )
 
     with torch.no_grad():
-        # 中: p 是正态分布落在 [a, b] 内的概率，决定用哪种采样法。
+        # 中: p 是正态分布落在 [a, b] 内的概率，决定用哪种采样法：第一种方法每个位置每轮
+        # 中: 以概率 p 落入区间，p 小时要重来很多轮。
         # EN: p is the probability that the normal distribution lands in [a, b]; it picks the
-        #     sampling method.
+        # EN: sampling method: the first method lands in range with probability p per position
+        # EN: and round, so a small p means many rounds.
         p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
 
         if p > 0.3:
-            # 中: 先把边界转换成张量的 dtype，这样“是否越界”的判断与张量能表示的值一致
-            #     （半精度下 2.0 附近的舍入尤其重要）。
-            # EN: Cast the bounds to the tensor's dtype first, so the out-of-range test agrees
-            #     with the values the tensor can hold (rounding near the bounds matters in
-            #     half precision).
+            # 中: 先把边界转换成张量的 dtype（torch 注释给出的理由：让拒绝掩码与张量能
+            # 中: 表示的值一致）。第一轮直接写进 `tensor`，此时 `result is tensor`。
+            # EN: Cast the bounds to the tensor's dtype first (torch's comment: so the rejection
+            # EN: mask agrees with the values the tensor can represent). Round 1 writes straight
+            # EN: into `tensor`, so `result is tensor` at first.
             lo = tensor.new_tensor(a, device="cpu").item()
             hi = tensor.new_tensor(b, device="cpu").item()
             result = tensor.normal_(mean, std, generator=generator)
@@ -259,15 +283,28 @@ def _no_grad_trunc_normal_(
                     break
                 # 中: 每轮为整个张量重新采样，只在越界位置采用新值（随机数用量与 torch 一致）。
                 # EN: Each round samples a whole new tensor and takes it only where out of range
-                #     (the same random draws as torch).
+                # EN: (the same random draws as torch).
                 result = torch.where(
                     mask,
                     torch.empty_like(result).normal_(mean, std, generator=generator),
                     result,
                 )
+            # 中: 只有跑过重采样轮，`result` 才是 `torch.where` 造出的新张量；把它拷回，
+            # 中: 调用者的张量（可能是 Parameter）就地得到结果，对象不变。
+            # EN: Only after a retry round is `result` a new tensor from `torch.where`; copy it
+            # EN: back so the caller's tensor (maybe a Parameter) gets the values in place.
             if tensor is not result:
                 tensor.copy_(result)
         else:
+            # 中: 提议分布是 [a, b] 上的均匀分布，目标密度 ∝ exp(−½((x − mean)/std)²)。它在
+            # 中: [a, b] 上的最大值在“均值截到区间内”的点 `mode`，所以接受概率
+            # 中: exp(log_pdf − log_peak) ≤ 1，这是精确的拒绝采样。两个缓冲区在各轮中复用，
+            # 中: 额外内存是张量的两倍。
+            # EN: The proposal is uniform on [a, b]; the target density is
+            # EN: ∝ exp(−½((x − mean)/std)²). Its maximum on [a, b] is at the mean clamped into
+            # EN: the interval (`mode`), so the acceptance probability exp(log_pdf − log_peak) is
+            # EN: ≤ 1: exact rejection sampling. The two buffers are reused by every round,
+            # EN: costing twice the tensor's memory.
             mode = max(a, min(mean, b))
             log_peak = -0.5 * ((mode - mean) / std) ** 2
 
@@ -276,7 +313,7 @@ def _no_grad_trunc_normal_(
 
             # 中: 第一轮直接采样到 tensor 里：若全部被接受，就省掉一次 where + copy_。
             # EN: The first round samples straight into tensor: if everything is accepted, a
-            #     where() + copy_() is saved.
+            # EN: where() + copy_() is saved.
             tensor.uniform_(a, b, generator=generator)
             candidates.copy_(tensor)
             # 中: 就地算出 log_pdf(c) − log_peak = −0.5·((c − mean)/std)² − log_peak。
@@ -285,6 +322,10 @@ def _no_grad_trunc_normal_(
             # 中: log(u) > log_pdf − log_peak 的位置被拒绝，仍待重采样。
             # EN: Positions where log(u) > log_pdf − log_peak are rejected and still pending.
             pending = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+            # 中: 重采样轮：每轮为所有位置抽新的候选值和 u（随机数用量与 torch 一致），
+            # 中: 但只在仍待定的位置采用。
+            # EN: Retry rounds: each round draws new candidates and new u for every position
+            # EN: (the same random draws as torch), used only where still pending.
             if pending.any():
                 result = tensor
                 while True:
@@ -300,6 +341,9 @@ def _no_grad_trunc_normal_(
                     )
                     if not pending.any():
                         break
+                # 中: 第一次 `torch.where` 之后 `result` 已是新张量，结束时一次性拷回 `tensor`。
+                # EN: After the first `torch.where`, `result` is a new tensor; copy it back into
+                # EN: `tensor` once at the end.
                 tensor.copy_(result)
 
         return tensor
@@ -404,21 +448,50 @@ def calculate_gain(nonlinearity: _NonlinearityType, param: int | float | None = 
         >>> nn.init.calculate_gain("tanh")
         1.6666666666666667
     """
+    # 中: 这里的“非线性”指层后面接的函数。线性层和卷积后面没有压缩变换，恒等映射不改变
+    # 中: 方差，增益为 1。名字沿用 `torch.nn.functional` 的函数名。
+    # EN: The "nonlinearity" is the function applied after the layer. Linear maps and
+    # EN: convolutions are followed by no squashing: the identity keeps the variance, gain 1.
+    # EN: The names are those of `torch.nn.functional`.
     linear_fns = [
         "linear",
         "conv1d",
         "conv2d",
         "conv3d",
+        # 中: 转置卷积同样是线性映射，增益也是 1；增益并不纠正它们对调的扇入扇出
+        # 中: （见 `_calculate_fan_in_and_fan_out`）。
+        # EN: Transposed convolutions are linear maps too, gain 1 as well; the gain does not
+        # EN: correct their swapped fans (see `_calculate_fan_in_and_fan_out`).
         "conv_transpose1d",
         "conv_transpose2d",
         "conv_transpose3d",
     ]
+    # 中: sigmoid 也取 1，torch 的表格没有为它给出推导（它在 0 处的斜率是 1/4）。注意返回的
+    # 中: 是整数 `1` 而不是 `1.0`，与 torch 相同。
+    # EN: sigmoid gets 1 as well; torch's table gives no derivation for it (its slope at 0 is
+    # EN: 1/4). Note the int `1`, not `1.0`, as in torch.
     if nonlinearity in linear_fns or nonlinearity == "sigmoid":
         return 1
+    # 中: 5/3 是经验值：tanh 会压缩方差，例如 x ~ N(0, 1) 时 tanh(x) 的标准差约 0.63，
+    # 中: 而 5/3 × 0.63 ≈ 1.05，大致抵消了这一收缩。
+    # EN: 5/3 is a heuristic: tanh shrinks the variance, e.g. for x ~ N(0, 1) the std of
+    # EN: tanh(x) is about 0.63, and 5/3 × 0.63 ≈ 1.05 roughly undoes the shrinking.
     elif nonlinearity == "tanh":
         return 5.0 / 3
+    # 中: ReLU 把负半轴置零：对零均值的对称输入 x，E[relu(x)²] = E[x²] / 2，乘以 √2
+    # 中: 恰好补回二阶矩（He 等 2015）。
+    # EN: ReLU zeroes the negative half: for a zero-mean symmetric input x,
+    # EN: E[relu(x)²] = E[x²] / 2, and √2 restores the second moment (He et al. 2015).
     elif nonlinearity == "relu":
         return math.sqrt(2.0)
+    # 中: 负半轴斜率为 s 时 E[f(x)²] = (1 + s²) / 2 · E[x²]，所以增益是 √(2 / (1 + s²))：
+    # 中: s = 0 即 ReLU 的 √2，s = 1 即恒等的 1。`param=None` 时用 0.01，即
+    # 中: `F.leaky_relu` 的默认斜率。`kaiming_*` 把自己的 `a` 作为 `param` 传进来，
+    # 中: 所以 `a` 只在这一分支起作用。
+    # EN: With slope s on the negative half, E[f(x)²] = (1 + s²) / 2 · E[x²], hence the gain
+    # EN: √(2 / (1 + s²)): s = 0 gives ReLU's √2, s = 1 the identity's 1. `param=None` means
+    # EN: 0.01, the default slope of `F.leaky_relu`. `kaiming_*` pass their `a` as `param`,
+    # EN: so `a` matters in this branch only.
     elif nonlinearity == "leaky_relu":
         if param is None:
             negative_slope = 0.01
@@ -430,10 +503,16 @@ def calculate_gain(nonlinearity: _NonlinearityType, param: int | float | None = 
             raise ValueError(f"negative_slope {param} not a valid number")
         return math.sqrt(2.0 / (1 + negative_slope**2))
     elif nonlinearity == "selu":
-        # 中: 经验值（见 PyTorch PR #50664）。
-        # EN: An empirical value (see PyTorch PR #50664).
+        # 中: 经验值（见 PyTorch PR #50664）。torch 的文档说明：它为矩形层中更稳定的梯度流
+        # 中: 牺牲了自归一化效果；要自归一化请用 `'linear'`（权重方差 1 / N）。
+        # EN: An empirical value (see PyTorch PR #50664). torch's docs say it gives up the
+        # EN: self-normalizing effect for a more stable gradient flow in rectangular layers; for
+        # EN: self-normalization use `'linear'` (weight variance 1 / N).
         return 3.0 / 4
     else:
+        # 中: 其余名字一律报错，包括 torch 里确有的函数，如 `'gelu'`、`'elu'`。
+        # EN: Any other name is an error, including functions torch does have, like `'gelu'`
+        # EN: or `'elu'`.
         raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
@@ -474,6 +553,11 @@ def uniform_(
         >>> bool(w.abs().max() <= 1)
         True
     """
+    # 中: 定义了 `__torch_function__` 的张量子类先接手，收到的 `func` 是本函数而不是
+    # 中: `Tensor.uniform_`；普通张量直接走 `no_grad` 辅助函数。
+    # EN: A tensor subclass with `__torch_function__` takes the call first, receiving this
+    # EN: function as `func` rather than `Tensor.uniform_`; plain tensors go straight to the
+    # EN: `no_grad` helper.
     if torch.overrides.has_torch_function_variadic(tensor):
         return torch.overrides.handle_torch_function(
             uniform_, (tensor,), tensor=tensor, a=a, b=b, generator=generator
@@ -643,6 +727,11 @@ def eye_(tensor: Tensor) -> Tensor:
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
 
+    # 中: `out=tensor` 把单位矩阵写进张量自己的存储，Parameter 还是同一个对象；
+    # 中: `torch.eye(n, m)` 在非方阵时只在主对角线的 min(n, m) 个位置放 1。
+    # EN: `out=tensor` writes the identity into the tensor's own storage, so a Parameter stays
+    # EN: the same object; for a non-square `torch.eye(n, m)` only the min(n, m) main-diagonal
+    # EN: entries are 1.
     with torch.no_grad():
         torch.eye(*tensor.shape, out=tensor, requires_grad=tensor.requires_grad)
     return tensor
@@ -659,7 +748,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
 
     === "English"
 
-        Makes a convolution an identity map: output channel `d` is 1 only at the kernel centre
+        Makes a convolution an identity map: output channel `d` is 1 only at the kernel center
         of input channel `d`. With `groups > 1` each group keeps its own identity. Dim 0 must
         be divisible by `groups`. Meta tensors are returned right after the checks.
 
@@ -673,6 +762,10 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     Raises:
         ValueError: Wrong number of dims, or dim 0 not divisible by `groups`. / 维数不对，或第 0 维不能被 `groups` 整除。
     """
+    # 中: 3/4/5 维对应 Conv1d/2d/3d 的权重 `(out, in / groups, *kernel)`。形状检查在 meta
+    # 中: 判断之前，所以形状不对的 meta 张量同样报错。
+    # EN: 3/4/5 dims are the Conv1d/2d/3d weights `(out, in / groups, *kernel)`. The shape
+    # EN: checks come before the meta test, so a meta tensor of a bad shape raises as well.
     dimensions = tensor.ndimension()
     if dimensions not in [3, 4, 5]:
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
@@ -685,13 +778,22 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     if tensor.is_meta:
         return tensor
 
+    # 中: 每组有 `sizes[0] // groups` 个输出通道、`sizes[1]` 个输入通道；两者不等时只有前
+    # 中: `min_dim` 个通道得到 1，其余输出通道全为零（“尽可能多地”保持恒等）。
+    # EN: Each group has `sizes[0] // groups` output and `sizes[1]` input channels; when they
+    # EN: differ only the first `min_dim` channels get a 1 and the other output channels stay
+    # EN: all zero (identity for "as many channels as possible").
     out_chans_per_grp = sizes[0] // groups
     min_dim = min(out_chans_per_grp, sizes[1])
 
     with torch.no_grad():
         tensor.zero_()
-        # 中: 第 g 组的第 d 个输出通道只在输入通道 d、卷积核中心处为 1。
-        # EN: Output channel d of group g is 1 only at input channel d, kernel centre.
+        # 中: 第 g 组的第 d 个输出通道只在输入通道 d、卷积核中心处为 1。中心取 `size // 2`，
+        # 中: 偶数尺寸时落在中间两格中靠后的一格。步长为 1、奇数核 k 配 padding `k // 2` 时，
+        # 中: 卷积输出正好等于输入。
+        # EN: Output channel d of group g is 1 only at input channel d, kernel center. The
+        # EN: center is `size // 2`, the later of the two middle cells for an even size. With
+        # EN: stride 1 and padding `k // 2` for an odd kernel k, the conv output equals its input.
         for g in range(groups):
             for d in range(min_dim):
                 if dimensions == 3:
@@ -756,15 +858,28 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
         )
 
+    # 中: 第 1 维是输入、第 0 维是输出：这是 `Linear` `(out_features, in_features)` 与卷积
+    # 中: `(out, in / groups, *kernel)` 的布局。转置卷积的权重是 `(in, out / groups, *kernel)`，
+    # 中: 两者正好对调，所以它的 "fan_in" 数的其实是输出通道。
+    # EN: Dim 1 is the input and dim 0 the output: the layout of `Linear`
+    # EN: `(out_features, in_features)` and of convs `(out, in / groups, *kernel)`. A transposed
+    # EN: conv stores `(in, out / groups, *kernel)`, the other way round, so its "fan_in"
+    # EN: actually counts output channels.
     num_input_fmaps = tensor.size(1)
     num_output_fmaps = tensor.size(0)
     receptive_field_size = 1
     if tensor.dim() > 2:
-        # 中: 感受野大小 = 第 2 维起各维之积（torch 为兼容 TorchScript 手写循环，不用 math.prod）。
-        # EN: Receptive field size = product of the dims from dim 2 on (a hand-written loop, as
-        #     torch keeps for TorchScript, instead of math.prod).
+        # 中: 感受野大小 = 第 2 维起各维之积。torch 的注释说明手写循环的原因：`math.prod`
+        # 中: 并非总是可用，而 `functools.reduce` 不被 TorchScript 支持。
+        # EN: Receptive field size = product of the dims from dim 2 on. torch's comment explains
+        # EN: the hand-written loop: `math.prod` is not always available, and
+        # EN: `functools.reduce` is not supported by TorchScript.
         for s in tensor.shape[2:]:
             receptive_field_size *= s
+    # 中: 每个输出单元对 fan_in 个乘积求和（输入通道 × 卷积核位置），每个输入单元最多参与
+    # 中: fan_out 个输出（步长大于 1 或分组时更少）。
+    # EN: Each output unit sums fan_in products (input channels × kernel taps); each input unit
+    # EN: feeds at most fan_out outputs (fewer with a stride above 1 or with groups).
     fan_in = num_input_fmaps * receptive_field_size
     fan_out = num_output_fmaps * receptive_field_size
 
@@ -804,10 +919,16 @@ def xavier_uniform_(
     Raises:
         ValueError: Fewer than 2 dims. / 少于二维。
     """
+    # 中: 前向要求 Var(w) = 1/fan_in，反向要求 1/fan_out；Glorot 取两者的调和平均
+    # 中: 2/(fan_in + fan_out) 作折中，再乘上增益。
+    # EN: The forward pass wants Var(w) = 1/fan_in, the backward pass 1/fan_out; Glorot takes
+    # EN: their harmonic mean 2/(fan_in + fan_out) as the compromise, times the gain.
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    # 中: U(−a, a) 的标准差是 a/√3，反过来由标准差求边界。
-    # EN: U(−a, a) has standard deviation a/√3; invert it to get the bound.
+    # 中: U(−a, a) 的方差是 a²/3（标准差 a/√3），反过来由标准差求边界：
+    # 中: a = √3·std = gain·√(6 / (fan_in + fan_out))。
+    # EN: U(−a, a) has variance a²/3 (standard deviation a/√3); invert it to get the bound:
+    # EN: a = √3·std = gain·√(6 / (fan_in + fan_out)).
     a = math.sqrt(3.0) * std
 
     return _no_grad_uniform_(tensor, -a, a, generator)
@@ -844,6 +965,8 @@ def xavier_normal_(
     Raises:
         ValueError: Fewer than 2 dims. / 少于二维。
     """
+    # 中: 与 `xavier_uniform_` 的标准差相同；正态分布直接以标准差为参数，不需要 √3。
+    # EN: The same std as `xavier_uniform_`; a normal takes the std directly, no √3 needed.
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
 
@@ -930,9 +1053,16 @@ def kaiming_uniform_(
     Raises:
         ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于二维。
     """
+    # 中: 张量子类的 `__torch_function__` 在一切检查之前接手（`func` 是本函数）。
+    # EN: A tensor subclass's `__torch_function__` takes over before any check (`func` is this
+    # EN: function).
     if torch.overrides.has_torch_function_variadic(tensor):
         return torch.overrides.handle_torch_function(
             kaiming_uniform_,
+            # 中: `(tensor,)` 只说明在哪些参数里找重载；调用全部按关键字转交，
+            # 中: 所以重载收到的 `args` 是 `()`，所有值都在 `kwargs` 里。
+            # EN: `(tensor,)` only says where to look for overrides; the call is forwarded all
+            # EN: by keyword, so the override gets `args == ()` and every value in `kwargs`.
             (tensor,),
             tensor=tensor,
             a=a,
@@ -941,13 +1071,27 @@ def kaiming_uniform_(
             generator=generator,
         )
 
+    # 中: 空张量在检查 `mode` 与 `nonlinearity` 之前就返回：即使两者无效，也只得到一个警告
+    # 中: （`stacklevel=2` 指向调用者）。
+    # EN: An empty tensor returns before `mode` and `nonlinearity` are checked: even invalid
+    # EN: ones only get a warning (`stacklevel=2` points at the caller).
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
+    # 中: std = gain/√fan，即 Var(w) = gain²/fan；ReLU 的 gain² = 2 给出 He 的 2/fan_in。
+    # 中: U(−b, b) 的标准差是 b/√3，所以 b = √3·std = gain·√(3/fan)。`Linear` 与卷积层的
+    # 中: `a=√5` 给出 gain = √(2/6) = 1/√3，于是 b = 1/√fan_in。
+    # EN: std = gain/√fan, i.e. Var(w) = gain²/fan; ReLU's gain² = 2 gives He's 2/fan_in.
+    # EN: U(−b, b) has standard deviation b/√3, so b = √3·std = gain·√(3/fan). The `a=√5` of
+    # EN: `Linear` and the conv layers gives gain = √(2/6) = 1/√3, hence b = 1/√fan_in.
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
+    # 中: 这里直接在 `no_grad` 里调用 `tensor.uniform_`，没有经过 `_no_grad_uniform_`；
+    # 中: 随机数调用相同。
+    # EN: `tensor.uniform_` is called inline under `no_grad` instead of via
+    # EN: `_no_grad_uniform_`; the random call is the same.
     with torch.no_grad():
         return tensor.uniform_(-bound, bound, generator=generator)
 
@@ -989,6 +1133,10 @@ def kaiming_normal_(
     Raises:
         ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于二维。
     """
+    # 中: 与 `kaiming_uniform_` 相同的顺序与标准差，只是没有 `__torch_function__` 分派，
+    # 中: 也不需要 √3：正态分布直接以 std 为参数。
+    # EN: The same order and std as `kaiming_uniform_`, minus the `__torch_function__`
+    # EN: dispatch, and no √3: a normal takes the std directly.
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -1036,21 +1184,37 @@ def orthogonal_(
     Raises:
         ValueError: Fewer than 2 dims. / 少于二维。
     """
+    # 中: 空张量与 meta 张量在抽取任何随机数之前返回。
+    # EN: Empty and meta tensors return before any random number is drawn.
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
 
     if tensor.numel() == 0 or tensor.is_meta:
         return tensor
+    # 中: 把张量看成 rows × (numel / rows)：第 0 维保留，其余维展平。高斯矩阵用 `new_empty`
+    # 中: 建（同 dtype、同设备），它是新张量、不需要梯度，所以这些步骤虽在 `no_grad` 外也
+    # 中: 不会被记录。
+    # EN: View the tensor as rows × (numel / rows): dim 0 stays, the rest is flattened. The
+    # EN: Gaussian matrix comes from `new_empty` (same dtype and device); it is a fresh tensor
+    # EN: that does not require grad, so these steps record nothing even outside `no_grad`.
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
 
+    # 中: 约化 QR 给出列正交的 Q（m × min(m, n)）。宽矩阵先转置成高矩阵，分解后再转回，
+    # 中: 于是宽矩阵的各行正交（W Wᵀ = I），高矩阵的各列正交（Wᵀ W = I）。
+    # EN: The reduced QR gives a Q with orthonormal columns (m × min(m, n)). A wide matrix is
+    # EN: transposed to a tall one first and back afterwards, so a wide result has orthonormal
+    # EN: rows (W Wᵀ = I) and a tall one orthonormal columns (Wᵀ W = I).
     if rows < cols:
         flattened.t_()
 
     q, r = torch.linalg.qr(flattened)
-    # 中: 用 R 对角线的符号修正 Q，使 Q 服从均匀（Haar）分布。
-    # EN: Fix Q with the signs of R's diagonal so that Q is uniformly (Haar) distributed.
+    # 中: 用 R 对角线的符号修正 Q，使 Q 服从均匀（Haar）分布：QR 只在 R 对角线的符号上
+    # 中: 不唯一，分解例程对符号的固定选择会让 Q 有偏；`ph` 按最后一维广播，逐列乘上符号。
+    # EN: Fix Q with the signs of R's diagonal so that Q is uniformly (Haar) distributed: QR is
+    # EN: unique only up to those signs, and the routine's fixed sign choice biases Q; `ph`
+    # EN: broadcasts over the last dim, multiplying each column by its sign.
     d = torch.diag(r, 0)
     ph = d.sign()
     q *= ph
@@ -1058,6 +1222,9 @@ def orthogonal_(
     if rows < cols:
         q.t_()
 
+    # 中: 只有写进调用者张量这一步需要 `no_grad`（它可能是需要梯度的叶子）。
+    # EN: Only the write into the caller's tensor needs `no_grad` (it may be a leaf that
+    # EN: requires grad).
     with torch.no_grad():
         tensor.view_as(q).copy_(q)
         tensor.mul_(gain)
@@ -1100,15 +1267,27 @@ def sparse_(
     Raises:
         ValueError: `tensor` is not 2-D. / `tensor` 不是二维的。
     """
+    # 中: meta 张量在维数检查之后、任何随机数之前返回。
+    # EN: A meta tensor returns after the dim check and before any random draw.
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
 
     if tensor.is_meta:
         return tensor
 
+    # 中: 向上取整：任何 `sparsity > 0` 都让每列至少一个零，`sparsity = 0` 则一个也没有。
+    # EN: Rounded up: any `sparsity > 0` zeroes at least one entry per column, and
+    # EN: `sparsity = 0` none.
     rows, cols = tensor.shape
     num_zeros = math.ceil(sparsity * rows)
 
+    # 中: 正态值用 `generator`，但每列一次的 `randperm(rows)` 用全局生成器：即使传了
+    # 中: `generator`，置零的位置仍取决于全局种子，并让全局生成器前进 `cols` 次。
+    # 中: 开销是 `cols` 次长度为 `rows` 的排列。
+    # EN: The normal values use `generator`, but the per-column `randperm(rows)` uses the
+    # EN: global generator: even with a `generator`, where the zeros go depends on the global
+    # EN: seed, and the global generator advances `cols` times. The cost is `cols`
+    # EN: permutations of length `rows`.
     with torch.no_grad():
         tensor.normal_(0, std, generator=generator)
         for col_idx in range(cols):
@@ -1159,6 +1338,11 @@ def _make_deprecate(meth: Callable[_P, _R]) -> Callable[_P, _R]:
         Returns:
             What the in-place function returns. / 就地版本的返回值。
         """
+        # 中: 用 `FutureWarning` 而不是 `DeprecationWarning`：前者默认对最终用户显示。
+        # 中: 参数原样转交，所以别名接受就地版本的全部参数（包括 `generator`）。
+        # EN: `FutureWarning`, not `DeprecationWarning`: the former is shown to end users by
+        # EN: default. Arguments pass through untouched, so the alias takes every argument of
+        # EN: the in-place function (`generator` included).
         warnings.warn(
             f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
             FutureWarning,
@@ -1169,16 +1353,26 @@ def _make_deprecate(meth: Callable[_P, _R]) -> Callable[_P, _R]:
     # DIFF(torch 2.13):
     # 中: 运行时的 __doc__ 写成双语并链接到本库的新函数；torch 写的是 reST。
     # EN: The runtime __doc__ is bilingual and links to this library's new function; torch
-    #     writes reST.
+    # EN: writes reST.
     deprecated_init.__doc__ = (
         f"Deprecated alias of `{new_name}`. / `{new_name}` 的弃用别名。\n\n"
         f'    === "中文"\n\n'
         f"        `{old_name}(...)` 已弃用，调用时发出 `FutureWarning`，请改用 "
         f"[`{new_name}`][annotated_nn.init.{new_name}]。\n\n"
+        # 中: 两个标签页的标题与本库所有文档字符串相同（先“中文”后“English”），
+        # 中: 站点上的标签切换才能联动。
+        # EN: The tab labels are those of every docstring here ("中文" first, then
+        # EN: "English"), so that tab switching on the site stays linked.
         f'    === "English"\n\n'
         f"        `{old_name}(...)` is deprecated and warns with `FutureWarning`; use "
         f"[`{new_name}`][annotated_nn.init.{new_name}] instead.\n"
     )
+    # 中: 只改 `__name__`（与 torch 相同，没有用 `functools.wraps`）：`__qualname__` 仍是
+    # 中: `_make_deprecate.<locals>.deprecated_init`，`inspect.signature` 只显示
+    # 中: `*args, **kwargs`。
+    # EN: Only `__name__` changes (as in torch, no `functools.wraps`): `__qualname__` stays
+    # EN: `_make_deprecate.<locals>.deprecated_init` and `inspect.signature` shows only
+    # EN: `*args, **kwargs`.
     deprecated_init.__name__ = old_name
     return deprecated_init
 

@@ -29,19 +29,29 @@ r"""Parameter, Buffer and their lazy (uninitialized) forms; mirrors `torch.nn.pa
 Note: Note [Two Parameter classes] 两个 Parameter 类
     === "中文"
 
-        `annotated_nn.Parameter` 与 `torch.nn.Parameter` 是两个不同的类，互不是子类。
-        `isinstance` 只按各自元类的规则判断：普通的 `torch.nn.Parameter` 没有
-        `_is_param` 标记，所以不是 `annotated_nn.Parameter`，反之亦然（torch 的元类
-        用的是同样的规则）。只有带 `_is_param=True` 的张量（自定义张量子类走的路径）
-        对两边都算参数。
+        `annotated_nn.Parameter` 与 `torch.nn.Parameter` 是两个不同的类，互不是子类
+        （两个方向的 `issubclass` 都是 `False`），`type(p) is torch.nn.Parameter` 这样的
+        精确类型判断也能把它们分开。但 `isinstance` 在两个方向上都成立，各靠一个元类：
+        我们的 `_ParameterMeta` 把 `torch.nn.Parameter`（及其子类）的实例也算作
+        `annotated_nn.Parameter`（标了 DIFF，见 `_ParameterMeta.__instancecheck__`）；
+        我们的类带类属性 `_is_param = True`，torch 的元类见到这个标记，就把我们的参数算作
+        `torch.nn.Parameter`。普通张量对两边都不算；带 `_is_param=True` 的自定义张量
+        对两边都算。未初始化参数不互通：`isinstance(p, torch.nn.UninitializedParameter)`
+        对本库的未初始化参数为 `False`，反之亦然，`is_lazy` 也只认本库的。
 
     === "English"
 
         `annotated_nn.Parameter` and `torch.nn.Parameter` are two distinct classes, neither a
-        subclass of the other. `isinstance` follows each metaclass's rule: a plain
-        `torch.nn.Parameter` carries no `_is_param` flag, so it is not an
-        `annotated_nn.Parameter`, and the reverse holds by torch's identical rule. Only
-        tensors flagged `_is_param=True` (the custom-subclass path) count as both.
+        subclass of the other (`issubclass` is `False` both ways), and an exact type test such
+        as `type(p) is torch.nn.Parameter` tells them apart. Yet `isinstance` holds both ways,
+        each through one metaclass: our `_ParameterMeta` counts instances of
+        `torch.nn.Parameter` (and of its subclasses) as `annotated_nn.Parameter` (a marked
+        DIFF, see `_ParameterMeta.__instancecheck__`); our class carries the class attribute
+        `_is_param = True`, and on that flag torch's metaclass counts our parameters as
+        `torch.nn.Parameter`. A plain tensor counts as neither; a custom tensor flagged
+        `_is_param=True` counts as both. Uninitialized parameters do not cross over:
+        `isinstance(p, torch.nn.UninitializedParameter)` is `False` for ours and vice versa,
+        and `is_lazy` recognizes ours only.
 """
 
 from collections import OrderedDict
@@ -99,6 +109,14 @@ class _ParameterMeta(torch._C._TensorMeta):
         Returns:
             Whether `instance` counts as an instance. / 是否算作实例。
         """
+        # 中: 只对 `Parameter` 本身放宽：
+        # 中: `isinstance(x, UninitializedParameter)` 之类仍是纯类型判断，
+        # 中: 带标记的张量不会被误认作未初始化参数。标记可以在实例上（自定义张量路径），
+        # 中: 也可以在类上（本类的 `_is_param = True`）。
+        # EN: Only `Parameter` itself is widened: `isinstance(x, UninitializedParameter)` and the
+        # EN: like stay pure type tests, so a flagged tensor is never taken for an uninitialized
+        # EN: parameter. The flag may sit on the instance (the custom-tensor path) or on the class
+        # EN: (this class's `_is_param = True`).
         if self is Parameter and isinstance(instance, torch.Tensor):
             if getattr(instance, "_is_param", False):
                 return True
@@ -182,11 +200,20 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         Raises:
             RuntimeError: A custom tensor whose `detach()` changes its type. / 自定义张量的 `detach()` 改变了类型。
         """
+        # 中: `Parameter()` 不带数据时得到一个零元素的空参数，与 torch 相同。
+        # EN: `Parameter()` without data gives an empty zero-element parameter, as in torch.
         if data is None:
             data = torch.empty(0)
-        # 中: 普通张量与 Parameter 走老路径（向后兼容）；_make_subclass 共享存储，不复制数据。
+        # 中: 普通张量与 Parameter 走老路径（向后兼容）；
+        # 中: _make_subclass 共享存储，不复制数据。
+        # 中: 结果总是叶子张量（grad_fn 为 None）：即使 data 带有计算图，
+        # 中: 也不会连到它上面。`requires_grad` 由参数直接给定，
+        # 中: 所以在 `torch.no_grad()` 里创建也是 True。
         # EN: Plain tensors and Parameters keep the old path (backward compatibility);
-        #     _make_subclass shares the storage rather than copying the data.
+        # EN: _make_subclass shares the storage rather than copying the data. The result is
+        # EN: always a leaf (grad_fn None): even when data has autograd history, it is not linked
+        # EN: to it. `requires_grad` is set from the argument, so it is True even under
+        # EN: `torch.no_grad()`.
         # DIFF(torch 2.13):
         # 中: torch 的 torch.nn.Parameter 也走这条路径，于是
         #     annotated_nn.Parameter(torch.nn.Parameter(x)) 能直接转换；torch 对外来的 Parameter
@@ -201,11 +228,20 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         ):
             return torch.Tensor._make_subclass(cls, data, requires_grad)
 
-        # 中: 自定义张量（如 DTensor）保持原类型，只打标记；要求 detach() 不改变类型。
+        # 中: 自定义张量（如 DTensor）保持原类型，只打标记；
+        # 中: 要求 detach() 不改变类型。detach() 让结果成为叶子张量，
+        # 中: 作用与上一条路径的 _make_subclass 相同。
         # EN: A custom tensor (e.g. DTensor) keeps its type and only gets the flag; this needs
-        #     detach() to preserve the type.
+        # EN: detach() to preserve the type. detach() makes the result a leaf, as _make_subclass
+        # EN: does on the path above.
         t = data.detach().requires_grad_(requires_grad)
         if type(t) is not type(data):
+            # 中: 报错文字与 torch 逐字相同；
+            # 中: `torch.nn.Parameter(annotated_nn.Parameter(x))`
+            # 中: 在 torch 里报的正是这条错误（见上面的 DIFF）。
+            # EN: The error text is torch's, word for word; in torch,
+            # EN: `torch.nn.Parameter(annotated_nn.Parameter(x))` raises exactly this (see the
+            # EN: DIFF above).
             raise RuntimeError(
                 f"Creating a Parameter from an instance of type {type(data).__name__} "
                 "requires that detach() returns an instance of the same type, but return "
@@ -213,6 +249,12 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
                 "Parameter, please correct the detach() semantics defined by "
                 "its __torch_dispatch__() implementation."
             )
+        # 中: 标记放在实例上：`isinstance(t, Parameter)`
+        # 中: 靠元类读到它而成立，`Module.__setattr__`
+        # 中: 也因此把 t 登记为参数，尽管 `type(t)` 仍是自定义类型。
+        # EN: The flag goes on the instance: the metaclass reads it, so `isinstance(t, Parameter)`
+        # EN: holds and `Module.__setattr__` registers t as a parameter, though `type(t)` is
+        # EN: still the custom type.
         t._is_param = True
         return t
 
@@ -293,9 +335,12 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
                 `torch.Tensor`. Subclasses need nothing special: our class carries `_is_param = True`,
                 so torch's printer sees a parameter subclass and adds the `Parameter(...)` wrapper itself.
         """
-        # 中: 见 Note [Parameter repr]：打印期间临时当作普通张量，保证输出与 torch 相同。
+        # 中: 见 Note [Parameter repr]：打印期间临时当作普通张量，
+        # 中: 保证输出与 torch 相同。
+        # 中: `finally` 保证打印出错时也会换回 Parameter，对象不会永久丢掉自己的类型。
         # EN: See Note [Parameter repr]: print as a plain tensor for a moment so the output
-        #     matches torch's.
+        # EN: matches torch's. `finally` switches back to Parameter even if printing raises, so
+        # EN: the object never loses its type for good.
         if type(self) is Parameter:
             self.__class__ = torch.Tensor
             try:
@@ -303,6 +348,10 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
             finally:
                 self.__class__ = Parameter
         else:
+            # 中: 子类不换类：torch 的打印代码自己包上 `Parameter(子类名(...))`，
+            # 中: 与 torch 自己的参数子类打印得一样。
+            # EN: A subclass keeps its class: torch's printer wraps it as `Parameter(SubName(...))`
+            # EN: itself, just as it prints torch's own parameter subclasses.
             body = super().__repr__()
         return "Parameter containing:\n" + body
 
@@ -330,6 +379,14 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         Returns:
             A `(callable, args)` pair for pickle. / 供 pickle 使用的 `(callable, args)`。
         """
+        # 中: state 是实例的 `__dict__`（及 slots）里的 Python 属性，
+        # 中: 例如用户设的 `p.foo`。钩子换成空 `OrderedDict`，而且是静默丢弃：
+        # 中: 与 `Tensor.__reduce_ex__` 不同，
+        # 中: 这里不调用 `warn_if_has_hooks`，带钩子的参数序列化时没有警告（torch 也一样）。
+        # EN: state holds the Python attributes in the instance `__dict__` (and slots), such as a
+        # EN: user's `p.foo`. Hooks become an empty `OrderedDict`, dropped silently: unlike
+        # EN: `Tensor.__reduce_ex__`, nothing calls `warn_if_has_hooks`, so pickling a parameter
+        # EN: with hooks gives no warning (as in torch).
         state = _get_obj_state(self)
         hooks = OrderedDict()
         # DIFF(torch 2.13):
@@ -422,7 +479,7 @@ torch.serialization.add_safe_globals([_rebuild_parameter, _rebuild_parameter_wit
 
 
 class UninitializedTensorMixin:
-    r"""Shared behaviour of parameters and buffers whose shape is not known yet. / 形状尚未确定的参数与缓冲区的共同行为。
+    r"""Shared behavior of parameters and buffers whose shape is not known yet. / 形状尚未确定的参数与缓冲区的共同行为。
 
     === "中文"
 
@@ -444,14 +501,46 @@ class UninitializedTensorMixin:
         1.5.1 → 2.13: 1.5.1 had no lazy modules; this class arrived in 1.8.
     """
 
-    # 中: 占位张量上仍允许的操作：哈希、查大小、类型/设备转换、copy_ 等。
-    # EN: Operations still allowed on a placeholder: hashing, size, dtype/device casts, copy_, etc.
+    # 中: 占位张量上仍允许的操作（与 torch 的列表相同）。
+    # 中: 它们大多是为了让模块级操作在第一次前向传播之前就能用；
+    # 中: 其余一切都由 `__torch_function__` 拒绝。
+    # EN: Operations still allowed on a placeholder (the same list as torch's). Most of them let
+    # EN: module-level operations work before the first forward pass; `__torch_function__`
+    # EN: refuses everything else.
     _allowed_methods = [
+        # 中: 哈希：占位张量可以放进集合，
+        # 中: `parameters()` 与优化器都用集合去重。
+        # EN: Hashing: placeholders can go into sets, which `parameters()` and optimizers use
+        # EN: to drop duplicates.
         torch.Tensor.__hash__,
+        # 中: `size()` 得到 `torch.Size([0])`，不像 `.shape` 那样报错。
+        # EN: `size()` answers `torch.Size([0])`, unlike `.shape`, which raises.
         torch.Tensor.size,
+        # 中: `load_state_dict` 把惰性检查点载入惰性模块时，
+        # 中: 对占位张量调用 `copy_`。
+        # EN: `load_state_dict` calls `copy_` on a placeholder when it loads a lazy checkpoint
+        # EN: into a lazy module.
         torch.Tensor.copy_,
+        # 中: 从这里到 `to` 服务于 `Module.to()`、`.half()`、`.cuda()` 等。
+        # 中: `Module.to()` 和 `Module.half()` 先问
+        # 中: `is_floating_point()`（`to()` 还问 `is_complex()`）决定是否改 dtype。
+        # EN: From here to `to`, the entries serve `Module.to()`, `.half()`, `.cuda()` and the
+        # EN: like. `Module.to()` and `Module.half()` first ask `is_floating_point()` (`to()` also
+        # EN: `is_complex()`) to decide whether to cast the dtype.
         torch.Tensor.is_complex,
         torch.Tensor.is_floating_point,
+        # 中: 对未初始化参数，dtype 转换得到普通张量，`Module._apply`
+        # 中: 经 `.data` 把它赋回，占位对象本身不变；对未初始化缓冲区，
+        # 中: 结果仍是 `UninitializedBuffer`（`torch.Tensor` 默认的
+        # 中: `__torch_function__` 保留子类），`_apply` 用它替换旧对象。
+        # 中: `bfloat16` 不在列表里，所以未初始化的模块上
+        # 中: `Module.bfloat16()` 会报 `ValueError`（torch 也是如此）。
+        # EN: For an uninitialized parameter a dtype cast yields a plain tensor, which
+        # EN: `Module._apply` puts back through `.data`, so the placeholder object stays; for an
+        # EN: uninitialized buffer the result is still an `UninitializedBuffer` (`torch.Tensor`'s
+        # EN: default `__torch_function__` keeps the subclass), and `_apply` swaps it in.
+        # EN: `bfloat16` is not listed, so `Module.bfloat16()` raises `ValueError` on an
+        # EN: uninitialized module (as in torch).
         torch.Tensor.half,
         torch.Tensor.float,
         torch.Tensor.double,
@@ -459,10 +548,24 @@ class UninitializedTensorMixin:
         torch.Tensor.short,
         torch.Tensor.int,
         torch.Tensor.long,
+        # 中: 设备迁移（`Module.cuda()`、`.cpu()`、
+        # 中: `.to(device)`）同理：模块里仍是占位张量，只是空数据换到了新设备上，
+        # 中: 日后 `materialize` 默认就用这个设备。
+        # EN: Device moves (`Module.cuda()`, `.cpu()`, `.to(device)`) likewise: the module still
+        # EN: holds a placeholder, its empty data now on the new device, which `materialize`
+        # EN: then uses by default.
         torch.Tensor.cuda,
         torch.Tensor.cpu,
         torch.Tensor.to,
+        # 中: `get_device()` 只报告设备编号（CPU 上为 -1），不需要形状。
+        # EN: `get_device()` only reports the device index (-1 on CPU) and needs no shape.
         torch.Tensor.get_device,
+        # 中: `Module._apply` 用它判断能否用
+        # 中: `param.data = 结果` 就地替换参数的数据；
+        # 中: 放行它，模块里的未初始化参数才能保持同一个对象。
+        # EN: `Module._apply` asks this whether `param.data = result` may replace a parameter's
+        # EN: data in place; allowing it keeps the module's uninitialized parameter the same
+        # EN: object.
         torch._has_compatible_shallow_copy_type,
     ]
 
@@ -488,10 +591,22 @@ class UninitializedTensorMixin:
             device: Target device; default the current one. / 目标设备，默认沿用当前设备。
             dtype: Target dtype; default the current one. / 目标 dtype，默认沿用当前 dtype。
         """
+        # 中: 默认沿用占位张量当前的设备与 dtype，
+        # 中: 所以在物化之前做的 `Module.to()` 会被保留。
+        # EN: By default the placeholder's current device and dtype are kept, so a `Module.to()`
+        # EN: done before materializing is honored.
         if device is None:
             device = self.data.device
         if dtype is None:
             dtype = self.data.dtype
+        # 中: 换上真实数据后换类：此后 `__torch_function__` 不再拦截，
+        # 中: `.shape` 也恢复正常。赋值 `.data` 不进入计算图，
+        # 中: 对象仍是叶子张量，`requires_grad` 保持不变；
+        # 中: 实例属性（如缓冲区的 `_is_buffer`、`persistent`）也随对象保留。
+        # EN: Real data in, then the class switch: from then on `__torch_function__` no longer
+        # EN: intercepts and `.shape` works again. Assigning `.data` is not recorded by autograd:
+        # EN: the object stays a leaf with `requires_grad` unchanged, and instance attributes
+        # EN: (a buffer's `_is_buffer`, `persistent`) stay with it.
         self.data = torch.empty(shape, device=device, dtype=dtype)
         self.__class__ = self.cls_to_become
 
@@ -576,6 +691,12 @@ class UninitializedTensorMixin:
         Returns:
             A `(class, (requires_grad,))` pair. / `(类, (requires_grad,))`。
         """
+        # 中: 反序列化即调用 `类(requires_grad)`：新占位张量在默认设备上、
+        # 中: 用默认 dtype，之前的 `.to()` 不会保留；
+        # 中: 未初始化缓冲区的 `persistent=False` 也变回 `True`（torch 同样如此）。
+        # EN: Unpickling calls `cls(requires_grad)`: the new placeholder is on the default device
+        # EN: with the default dtype, so an earlier `.to()` is lost, and an uninitialized buffer's
+        # EN: `persistent=False` comes back as `True` (in torch too).
         return (self.__class__, (self.requires_grad,))
 
     @classmethod
@@ -609,6 +730,16 @@ class UninitializedTensorMixin:
         Raises:
             ValueError: `func` is not allowed. / `func` 不在允许之列。
         """
+        # 中: 放行的调用交给 MRO 中的下一个 `__torch_function__`：
+        # 中: 未初始化参数是 `Parameter` 的已关闭版本，
+        # 中: 结果是普通张量；未初始化缓冲区是 `torch.Tensor` 的默认版本，
+        # 中: 结果保留子类。`method-wrapper` 是属性描述符的访问（`.device`、
+        # 中: `.dtype`、`.data = ...` 等）。
+        # EN: An allowed call goes to the next `__torch_function__` in the MRO: for an
+        # EN: uninitialized parameter that is `Parameter`'s disabled one, giving plain tensors;
+        # EN: for an uninitialized buffer `torch.Tensor`'s default, which keeps the subclass.
+        # EN: A `method-wrapper` is a property descriptor access (`.device`, `.dtype`,
+        # EN: `.data = ...` and so on).
         if func in cls._allowed_methods or func.__class__.__name__ == "method-wrapper":
             if kwargs is None:
                 kwargs = {}

@@ -881,9 +881,14 @@ def diagram_texts(generate, name: str, dot: str) -> tuple[str, str, str, str]:
         if "#c5cae9" in dot:
             zh += "；深色的是家族基类"
             en += "; darker boxes are family bases"
-        if "style=dashed" in dot:
-            zh += "；虚线来自惰性类的第一个基类（混入类），实线来自它的普通层"
-            en += "; a dashed edge comes from a lazy class's first base (the mixin), the solid one from its plain layer"
+        bases = generate.class_bases("annotated_nn")
+        firsts = [bases[m][1][:-1] for m in members if len(bases[m][1]) > 1]
+        if firsts:
+            lazy = all("Lazy" in b for first in firsts for b in first)
+            zh += "；一个类有两个基类时，虚线来自第一个" + ("（惰性的那个）" if lazy else "")
+            zh += "，实线来自第二个"
+            en += "; where a class has two bases, the dashed edge comes from the first"
+            en += (" (the lazy one)" if lazy else "") + ", the solid edge from the second"
         return (f"{page_zh}：类继承关系", f"{page_en}: class hierarchy", zh + "。", en + ".")
     if name.startswith("model-"):
         model, _, root = name[len("model-") :].partition("-")

@@ -6,7 +6,7 @@ r"""Small tools built on module hooks. / 基于模块钩子的小工具。
 
     - `summary`：逐层列出输出形状与参数（parameter）数（前向钩子）；
     - `recorder`：记录激活值与梯度，退出时移除全部钩子（上下文管理器）；
-    - `memory`：逐层的 CUDA 显存变化（前向前置钩子 + 前向钩子）；
+    - `memory`：逐层的 CUDA 显存变化（前向预钩子 + 前向钩子）；
     - `gradflow`：把每层梯度的平均绝对值画成 PNG。
 
 === "English"

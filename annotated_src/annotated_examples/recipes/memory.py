@@ -2,7 +2,7 @@ r"""CUDA memory allocated by each layer in a forward pass. / 前向传播中每�
 
 === "中文"
 
-    在每个子模块上注册前向前置钩子（forward pre-hook）和前向钩子：前者记下调用前的
+    在每个子模块上注册前向预钩子（forward pre-hook）和前向钩子：前者记下调用前的
     `torch.cuda.memory_allocated()`，后者记下调用后的值，二者之差就是这一层留下的显存
     （主要是它的输出，以及训练模式下为反向传播（backward pass）保存的中间张量）。
     容器的差值包含其子模块的差值。
@@ -113,11 +113,11 @@ def cuda_memory_profile(model: Any, *inputs: Any, **kwargs: Any) -> MemoryProfil
     handles = []
 
     def make_hooks(name: str) -> tuple[Any, Any]:
-        r"""Make the pre-hook / hook pair for module `name`. / 为模块 `name` 生成前置钩子与钩子这一对。
+        r"""Make the pre-hook / hook pair for module `name`. / 为模块 `name` 生成预钩子与钩子这一对。
 
         === "中文"
 
-            前置钩子把"调用前"的读数压栈，钩子弹栈并记录一行；用栈是为了支持同一模块的递归或重复调用。
+            预钩子把"调用前"的读数压栈，钩子弹栈并记录一行；用栈是为了支持同一模块的递归或重复调用。
 
         === "English"
 
@@ -128,7 +128,7 @@ def cuda_memory_profile(model: Any, *inputs: Any, **kwargs: Any) -> MemoryProfil
             name: Dotted module name. / 带点的模块名。
 
         Returns:
-            `(pre_hook, hook)`. / `(前置钩子, 钩子)`。
+            `(pre_hook, hook)`. / `(预钩子, 钩子)`。
         """
 
         def pre_hook(module: Any, args: Any) -> None:

@@ -96,4 +96,10 @@ class BackwardHookFunction(torch.autograd.Function):
         Returns:
             The same gradients, as a tuple. / 同样的梯度组成的 tuple。
         """
+        # 中: 每个前向输入对应一个梯度。梯度没有流到的输出（包括被标为不可微的输出），
+        # 中: autograd 会在调用前补成全零张量，
+        # 中: 所以这里返回的也是零而不是 None。
+        # EN: One gradient per forward input. For outputs the gradient did not reach (the
+        # EN: non-differentiable ones included) autograd fills in zero tensors before the call, so
+        # EN: zeros, not None, are returned for them.
         return args

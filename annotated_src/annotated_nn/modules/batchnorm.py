@@ -142,6 +142,12 @@ class _NormBase(Module):
             dtype: Dtype of the floating-point tensors. / 浮点张量的数据类型。
             bias: Whether to learn `bias` (only with affine). / 是否学习 `bias`（仅在仿射时有效）。
         """
+        # 中: `Module.__init__` 必须先运行：它创建 `_parameters`/`_buffers`，
+        # 中: 在此之前给属性赋 `Parameter` 会抛出 AttributeError。
+        # 中: 五个超参数是普通属性，子类的 `forward` 每次都读取它们。
+        # EN: `Module.__init__` must run first: it creates `_parameters`/`_buffers`, and assigning a
+        # EN: `Parameter` before that raises AttributeError. The five hyper-parameters are plain
+        # EN: attributes that subclasses' `forward` reads on every call.
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.num_features = num_features
@@ -149,6 +155,14 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
+        # 中: 仿射参数先用 `torch.empty` 占位（值由末尾的 `reset_parameters`
+        # 中: 填成 1 和 0）。关掉的参数登记为 `None`：属性照样能访问，
+        # 中: `F.batch_norm` 收到 `None` 就跳过那一步，状态字典里也没有这个键。
+        # 中: `bias=False` 只去掉 `bias`，`weight` 仍在。
+        # EN: The affine parameters start as `torch.empty` (the final `reset_parameters` fills in 1
+        # EN: and 0). A disabled one is registered as `None`: the attribute still exists,
+        # EN: `F.batch_norm` skips that step when given `None`, and the state_dict has no such key.
+        # EN: `bias=False` drops only `bias`; `weight` stays.
         if self.affine:
             self.weight = Parameter(torch.empty(num_features, **factory_kwargs))
             if bias:
@@ -156,21 +170,45 @@ class _NormBase(Module):
             else:
                 self.register_parameter("bias", None)
         else:
+            # 中: `affine=False` 时两者都是 None，`bias` 参数此时不起作用。
+            # EN: With `affine=False` both are None; the `bias` argument has no effect then.
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+        # 中: 滑动统计量从均值 0、方差 1 开始，
+        # 中: 所以还没训练过的层在评估模式下只做 `x / sqrt(1 + eps)`。
+        # 中: 它们是缓冲区而不是参数：随 `to()` 迁移、
+        # 中: 写入状态字典，但只由前向传播更新，优化器碰不到。
+        # EN: Running statistics start at mean 0 and variance 1, so an untrained layer in evaluation
+        # EN: mode computes just `x / sqrt(1 + eps)`. They are buffers, not parameters: they move
+        # EN: with `to()` and enter the state_dict, but only the forward pass updates them, never
+        # EN: an optimizer.
         if self.track_running_stats:
             self.register_buffer("running_mean", torch.zeros(num_features, **factory_kwargs))
             self.register_buffer("running_var", torch.ones(num_features, **factory_kwargs))
-            # 中: 计数器是整数，不能随 dtype 变成浮点，所以只把 device 传下去。
-            # EN: The counter is an integer and must not follow `dtype`, so only `device` is passed.
+            # 中: `num_batches_tracked` 数训练模式下跟踪过的批次；
+            # 中: `momentum=None` 时它给出累计平均的系数 `1/n`
+            # 中: （见 `_BatchNorm.forward`）。计数器是整数，
+            # 中: 不能随 dtype 变成浮点，所以只把 device 传下去。
+            # EN: `num_batches_tracked` counts the batches tracked in training mode; with
+            # EN: `momentum=None` it gives the cumulative-average factor `1/n` (see
+            # EN: `_BatchNorm.forward`). The counter is an integer and must not follow `dtype`, so
+            # EN: only `device` is passed.
             self.register_buffer(
                 "num_batches_tracked",
                 torch.tensor(0, dtype=torch.long, device=factory_kwargs["device"]),
             )
         else:
+            # 中: 三个缓冲区登记为 `None` 而不是不登记：
+            # 中: `_BatchNorm.forward` 正是靠
+            # 中: `running_mean is None` 来决定评估模式下也用批统计量。
+            # EN: The three buffers are registered as `None` rather than left out:
+            # EN: `_BatchNorm.forward` relies on `running_mean is None` to use batch statistics
+            # EN: in evaluation mode too.
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
+        # 中: 通过 `self` 调用，所以 `_LazyNormBase` 重写的版本会在这里被调用（并跳过）。
+        # EN: Called through `self`, so `_LazyNormBase`'s override runs (and skips) here.
         self.reset_parameters()
 
     def reset_running_stats(self) -> None:
@@ -264,20 +302,23 @@ class _NormBase(Module):
 
         === "中文"
 
-            元数据里的 `version` 缺失或小于 2，说明检查点来自没有计数器的旧版本。
+            元数据里的 `version` 缺失或小于 2，说明检查点来自没有计数器的旧版本
+            （没有 `_metadata` 的普通 `dict` 也按此处理）。
             此时若状态字典里没有 `prefix + "num_batches_tracked"`，就补一个：优先用模块
             自己当前的计数器；若它是 `None` 或在 `meta` 设备上（没有真实数据），改用
-            新建的 `tensor(0)`。注意这里直接往调用者传入的 `state_dict` 里写入了键。
+            新建的 `tensor(0)`。键写进传入的 `state_dict`；`load_state_dict` 传入的是它自己
+            复制的一份，所以用户的字典不会被改动。
             之后交给 [`Module._load_from_state_dict`][annotated_nn.modules.module.Module._load_from_state_dict]
             完成通常的复制与缺失/多余键检查。
 
         === "English"
 
             A missing `version` in the metadata, or one below 2, means the checkpoint predates
-            the counter. If `prefix + "num_batches_tracked"` is then absent, one is added: the
+            the counter (a plain `dict` without `_metadata` counts as such too). If
+            `prefix + "num_batches_tracked"` is then absent, one is added: the
             module's own counter, or a fresh `tensor(0)` when that is `None` or lives on the
-            `meta` device (no real data). Note that the key is written into the caller's
-            `state_dict`. Then
+            `meta` device (no real data). The key is written into the `state_dict` passed in;
+            `load_state_dict` passes its own copy, so the user's dict is left untouched. Then
             [`Module._load_from_state_dict`][annotated_nn.modules.module.Module._load_from_state_dict]
             does the usual copying and missing/unexpected key checks.
 
@@ -290,10 +331,26 @@ class _NormBase(Module):
             unexpected_keys: List collecting unexpected keys. / 收集多余键的列表。
             error_msgs: List collecting error messages. / 收集错误信息的列表。
         """
+        # 中: `local_metadata` 是状态字典 `_metadata` 中本模块的那一项，保存时写入的是类属性
+        # 中: `_version`。普通 `dict` 没有 `_metadata`，这里拿到 `{}`，于是 `version` 为 None，
+        # 中: 按最旧的版本处理。
+        # EN: `local_metadata` is this module's entry in the state_dict's `_metadata`, where saving
+        # EN: wrote the class attribute `_version`. A plain `dict` has no `_metadata`, so this is
+        # EN: `{}`, `version` is None, and the checkpoint is treated as the oldest kind.
         version = local_metadata.get("version", None)
 
+        # 中: 版本 2 才有计数器。只在本模块跟踪统计量时补键（否则计数器槽位是 None，补了反而成了
+        # 中: 多余键）。
+        # EN: The counter arrived in version 2. The key is filled in only when this module tracks
+        # EN: statistics (otherwise its counter slot is None and the key would be unexpected).
         if (version is None or version < 2) and self.track_running_stats:
             num_batches_tracked_key = prefix + "num_batches_tracked"
+            # 中: 补的值就是模块当前的计数器，于是加载旧检查点不会改变计数；
+            # 中: `meta` 设备上的计数器没有数据，改用真实的 `tensor(0)`。补上之后，
+            # 中: `strict=True` 也不会报缺失键。
+            # EN: The value is the module's current counter, so loading an old checkpoint leaves
+            # EN: the count as it was; a counter on the `meta` device has no data, so a real
+            # EN: `tensor(0)` is used. Once filled in, even `strict=True` reports no missing key.
             if num_batches_tracked_key not in state_dict:
                 state_dict[num_batches_tracked_key] = (
                     self.num_batches_tracked
@@ -302,10 +359,16 @@ class _NormBase(Module):
                     else torch.tensor(0, dtype=torch.long)
                 )
 
+        # 中: 其余的复制、形状检查和缺失/多余键的记录都交给 `Module` 的通用实现。
+        # EN: Copying, shape checks and missing/unexpected key bookkeeping are left to `Module`.
         super()._load_from_state_dict(
             state_dict,
             prefix,
             local_metadata,
+            # 中: 这里只把键收集进两个列表；它们是否变成错误，
+            # 中: 由 `load_state_dict` 按 `strict` 决定。
+            # EN: Keys are only collected into the two lists here; `load_state_dict` decides by
+            # EN: `strict` whether they become errors.
             strict,
             missing_keys,
             unexpected_keys,
@@ -374,7 +437,15 @@ class _BatchNorm(_NormBase):
             dtype: Dtype of the floating-point tensors. / 浮点张量的数据类型。
             bias: Whether to learn `bias`. / 是否学习 `bias`。
         """
+        # 中: `device`/`dtype` 打包成工厂参数，
+        # 中: `_NormBase` 把它们交给每个新建的浮点张量。
+        # EN: `device`/`dtype` travel as factory kwargs; `_NormBase` hands them to every new
+        # EN: floating-point tensor.
         factory_kwargs = {"device": device, "dtype": dtype}
+        # 中: 全部状态由 `_NormBase` 创建；
+        # 中: 这个重写只是把签名写明（torch 也有同样的一层）。
+        # EN: All state is created by `_NormBase`; this override only spells out the signature
+        # EN: (torch has the same layer).
         super().__init__(
             num_features,
             eps,
@@ -382,6 +453,8 @@ class _BatchNorm(_NormBase):
             affine,
             track_running_stats,
             **factory_kwargs,
+            # 中: `bias` 在整个家族里都只能按关键字传，与 torch 的签名相同。
+            # EN: `bias` is keyword-only throughout the family, matching torch's signature.
             bias=bias,
         )
 
@@ -410,38 +483,70 @@ class _BatchNorm(_NormBase):
         Raises:
             ValueError: Wrong input rank (from `_check_input_dim`). / 输入维数不对（来自 `_check_input_dim`）。
         """
+        # 中: 维数由子类检查（`BatchNorm1d` 接受 2/3 维，
+        # 中: `2d` 接受 4 维……），在碰任何缓冲区之前。
+        # EN: The rank is checked by the subclass (2D/3D for `BatchNorm1d`, 4D for `2d`, ...),
+        # EN: before any buffer is touched.
         self._check_input_dim(input)
 
-        # 中: 默认系数就是 momentum；momentum 为 None 时先占位为 0.0，下面再按计数器改写。
-        # EN: The factor defaults to momentum; a None momentum starts as 0.0 and is set from the counter below.
+        # 中: 默认系数就是 momentum；
+        # 中: momentum 为 None 时先占位为 0.0，下面再按计数器改写。
+        # 中: 评估模式或不跟踪时缓冲区不会被更新，这个系数也就用不上。
+        # EN: The factor defaults to momentum; a None momentum starts as 0.0 and is set from the
+        # EN: counter below. In evaluation mode or without tracking no buffer is updated, so the
+        # EN: factor goes unused.
         if self.momentum is None:
             exponential_average_factor = 0.0
         else:
             exponential_average_factor = self.momentum
 
+        # 中: 每次训练模式的前向传播都给计数器加 1，不论 momentum 取何值；
+        # 中: 看的是 `track_running_stats` 这个开关，
+        # 中: 而不是缓冲区是否存在。计数在 `F.batch_norm` 之前，
+        # 中: 所以即使随后报错（例如训练时每个通道只有 1 个值），计数器也已经加过了。
+        # EN: Every training-mode forward pass adds 1 to the counter, whatever the momentum; the
+        # EN: test is the `track_running_stats` switch, not whether the buffers exist. The count
+        # EN: comes before `F.batch_norm`, so it is bumped even if that call then fails (e.g. only
+        # EN: one value per channel in training).
         if self.training and self.track_running_stats:
             if self.num_batches_tracked is not None:
                 self.num_batches_tracked.add_(1)
-                # 中: momentum=None 是累计平均：第 n 批权重 1/n，所有批次等权。
-                # EN: momentum=None is a cumulative average: batch n weighs 1/n, all batches count equally.
+                # 中: momentum=None 是累计平均：
+                # 中: 第 n 批的系数是 1/n，结果等于所有批统计量的算术平均，
+                # 中: 每批等权；否则是指数滑动平均，新批权重为 momentum。
+                # EN: momentum=None is a cumulative average: batch n gets factor 1/n, so the result
+                # EN: is the plain mean of all batch statistics, each batch weighted equally;
+                # EN: otherwise it is an exponential moving average giving the new batch `momentum`.
                 if self.momentum is None:
                     exponential_average_factor = 1.0 / float(self.num_batches_tracked)
                 else:
                     exponential_average_factor = self.momentum
 
-        # 中: 训练模式总用批统计量；评估模式只有在两个滑动缓冲区都不存在时才用批统计量。
-        # EN: Training always uses batch statistics; evaluation does so only when both running buffers are absent.
+        # 中: `bn_training` 决定用哪组统计量归一化：训练模式总用批统计量；
+        # 中: 评估模式只有在两个滑动缓冲区都是 None 时才用批统计量。
+        # 中: 判断依据是缓冲区本身而不是开关：构造后再把 `track_running_stats`
+        # 中: 改成 False，评估时仍会用已有的滑动统计量。
+        # EN: `bn_training` picks the statistics that normalize: training always uses batch
+        # EN: statistics; evaluation does so only when both running buffers are None. The test is
+        # EN: the buffers, not the switch: setting `track_running_stats=False` after construction
+        # EN: still leaves evaluation on the existing running statistics.
         if self.training:
             bn_training = True
         else:
             bn_training = (self.running_mean is None) and (self.running_var is None)
 
-        # 中: 训练模式且不跟踪统计量时传 None，确保缓冲区不被更新；其余情况传入缓冲区本身。
-        # EN: In training without tracking pass None so nothing is updated; otherwise pass the buffers themselves.
+        # 中: 缓冲区只在两种情况下交给 `F.batch_norm`：
+        # 中: 训练且跟踪（它就地更新滑动统计量，方差用无偏估计）
+        # 中: 或评估（只读）。训练但不跟踪时传 None，保证什么都不会被更新。
+        # EN: The buffers reach `F.batch_norm` only in two cases: training with tracking (it updates
+        # EN: the running statistics in place, using the unbiased variance) or evaluation
+        # EN: (read-only). Training without tracking passes None, so nothing can be updated.
         return F.batch_norm(
             input,
             self.running_mean if not self.training or self.track_running_stats else None,
             self.running_var if not self.training or self.track_running_stats else None,
+            # 中: `weight`/`bias` 为 None（`affine=False` 或 `bias=False`）时跳过相应的仿射步骤。
+            # EN: A None `weight`/`bias` (`affine=False` or `bias=False`) skips that affine step.
             self.weight,
             self.bias,
             bn_training,
@@ -513,9 +618,17 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
             bias: Whether to learn `bias`. / 是否学习 `bias`。
         """
         factory_kwargs = {"device": device, "dtype": dtype}
-        # 中: affine、bias、track_running_stats 先一律传 False，免得创建马上要被替换的张量。
-        # EN: affine, bias and track_running_stats are passed as False so no soon-replaced tensors are made.
+        # 中: affine、bias、track_running_stats 先一律传 False，`num_features` 传 0，免得创建马上
+        # 中: 要被替换的张量。父类因此把五个名字都登记为 None，并在结尾调用（会被跳过的）
+        # 中: `reset_parameters`。
+        # EN: affine, bias and track_running_stats are passed as False and `num_features` as 0, so
+        # EN: no soon-replaced tensors are made. The parent thus registers all five names as None
+        # EN: and ends with a call to `reset_parameters`, which is skipped.
         super().__init__(
+            # 中: 按位置依次是 num_features=0、eps、momentum、
+            # 中: affine=False、track_running_stats=False。
+            # EN: Positionally: num_features=0, eps, momentum, affine=False,
+            # EN: track_running_stats=False.
             0,
             eps,
             momentum,
@@ -524,12 +637,26 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
             **factory_kwargs,
             bias=False,
         )
+        # 中: 恢复真实的开关，再往父类留下的 None 槽位里放占位：
+        # 中: `UninitializedParameter` 经 `__setattr__` 进入 `_parameters`，
+        # 中: `UninitializedBuffer` 进入 `_buffers`。两者都记住 `device`/`dtype`，物化时使用。
+        # 中: `bias=False` 时 `bias` 保持 None。
+        # EN: Restore the real switches, then put placeholders into the None slots the parent left:
+        # EN: an `UninitializedParameter` goes through `__setattr__` into `_parameters`, an
+        # EN: `UninitializedBuffer` into `_buffers`. Both remember `device`/`dtype` for
+        # EN: materialization. With `bias=False`, `bias` stays None.
         self.affine = affine
         self.track_running_stats = track_running_stats
         if self.affine:
             self.weight = UninitializedParameter(**factory_kwargs)
             if bias:
                 self.bias = UninitializedParameter(**factory_kwargs)
+        # 中: 两个滑动统计量也先放占位；计数器的形状不依赖通道数，
+        # 中: 所以马上创建为真正的 `long` 标量
+        # 中: （同样不随 dtype）。
+        # EN: The two running statistics get placeholders too; the counter's shape does not depend
+        # EN: on the channel count, so it is created at once as a real `long` scalar (again not
+        # EN: following dtype).
         if self.track_running_stats:
             self.running_mean = UninitializedBuffer(**factory_kwargs)
             self.running_var = UninitializedBuffer(**factory_kwargs)
@@ -542,15 +669,21 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
 
         === "中文"
 
-            `_NormBase.__init__` 结尾会调用本方法，那时还是占位（或 `num_features == 0`），
-            必须跳过；物化之后再真正重置。
+            `_NormBase.__init__` 结尾会调用本方法：那时 `num_features == 0`，五个名字都还是
+            `None`（占位要等父类返回后才放上），所以必须跳过。物化之前的调用也会跳过，因为占位
+            没有数据可填。真正的重置发生在物化之后。
 
         === "English"
 
-            `_NormBase.__init__` calls this at its end, while everything is still a
-            placeholder (or `num_features == 0`), so it must be skipped; the real reset
-            happens after materialization.
+            `_NormBase.__init__` calls this at its end, when `num_features == 0` and all five
+            names are still `None` (the placeholders are put in only after the parent returns),
+            so it must be skipped. A call before materialization is skipped too, since
+            placeholders hold no data to fill. The real reset happens after materialization.
         """
+        # 中: 两个条件各自都能挡住：还有占位，
+        # 中: 或者通道数仍是构造时的 0。
+        # EN: Either condition blocks the reset: a placeholder remains, or the channel count is
+        # EN: still the 0 from construction.
         if not self.has_uninitialized_params() and self.num_features != 0:
             super().reset_parameters()
 
@@ -574,8 +707,22 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         Raises:
             AssertionError: `weight`/`bias` was replaced by something already initialized. / `weight`/`bias` 已被替换成已初始化的对象。
         """
+        # 中: 只有还剩占位时才做事。注意 `affine=False`
+        # 中: 且 `track_running_stats=False` 时根本没有占位，
+        # 中: `num_features` 就一直是 0（与 torch 相同：`repr` 显示 0，
+        # 中: `LazyInstanceNorm*` 每次调用都会警告通道数不匹配）。通道数总取 `input.shape[1]`，
+        # 中: 所以无批次输入 `(C, L)` 会把 L 当成通道数（torch 同样如此）。
+        # EN: Work happens only while placeholders remain. With `affine=False` and
+        # EN: `track_running_stats=False` there are none, so `num_features` stays 0 (as in torch:
+        # EN: the repr shows 0, and `LazyInstanceNorm*` warns of a channel mismatch on every call).
+        # EN: The channel count is always `input.shape[1]`, so an unbatched `(C, L)` input makes L
+        # EN: the channel count (torch does the same).
         if self.has_uninitialized_params():
             self.num_features = input.shape[1]
+            # 中: 物化前先确认仍是占位：用户若已换上真正的参数，
+            # 中: `materialize` 无从谈起，报错。
+            # EN: Before materializing, confirm each is still a placeholder: if the user swapped
+            # EN: in a real parameter there is nothing to materialize, so it is an error.
             if self.affine:
                 if not isinstance(self.weight, UninitializedParameter):
                     raise AssertionError("self.weight must be an UninitializedParameter")
@@ -584,6 +731,12 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
                     if not isinstance(self.bias, UninitializedParameter):
                         raise AssertionError("self.bias must be an UninitializedParameter")
                     self.bias.materialize((self.num_features,))
+            # 中: 物化只分配未初始化的内存；紧接着的
+            # 中: `reset_parameters` 此时不再被跳过，
+            # 中: 把它们填成 1/0 与均值 0、方差 1，并把计数器清零。
+            # EN: Materializing only allocates uninitialized memory; the `reset_parameters` right
+            # EN: after is no longer skipped and fills in 1/0, mean 0, variance 1 and a zero
+            # EN: counter.
             if self.track_running_stats:
                 self.running_mean.materialize((self.num_features,))
                 self.running_var.materialize((self.num_features,))

@@ -79,6 +79,10 @@ class ChannelShuffle(Module):
         Returns:
             The tensor with shuffled channels. / 通道重排后的张量。
         """
+        # 中: 输出形状与输入相同，但是新张量而不是视图（已实测）；通道数不能被 `groups` 整除时由
+        # 中: `F.channel_shuffle` 报错。
+        # EN: Same shape as the input, but a new tensor rather than a view (checked by running it);
+        # EN: `F.channel_shuffle` raises when the channels do not divide by `groups`.
         return F.channel_shuffle(input, self.groups)
 
     def extra_repr(self) -> str:

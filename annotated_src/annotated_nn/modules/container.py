@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import torch
 
-# 中: `_copy_to_script_wrapper` 只给函数挂一个 TorchScript 标记属性，不改变任何行为；照 torch 保留，
-#     让每个方法的属性与 torch 的一致。
-# EN: `_copy_to_script_wrapper` only tags a function with a TorchScript marker attribute and changes no
-#     behaviour; kept as in torch so each method carries the same attributes as torch's.
+# 中: `_copy_to_script_wrapper` 只给函数挂一个 TorchScript 标记属性，不改变任何行为；
+# 中: 照 torch 保留，让每个方法的属性与 torch 的一致。
+# EN: `_copy_to_script_wrapper` only tags a function with a TorchScript marker attribute and
+# EN: changes no behavior; kept as in torch so each method carries the same attributes as
+# EN: torch's.
 from torch._jit_internal import _copy_to_script_wrapper
 from typing_extensions import Self, deprecated
 
@@ -196,6 +197,13 @@ class Sequential(Module):
         Args:
             *args: Modules, or a single `OrderedDict` of them. / 若干模块，或一个装着模块的 `OrderedDict`。
         """
+        # 中: 名字要么来自唯一的 `OrderedDict` 参数，要么是位置 `str(idx)`。每个值都经
+        # 中: `add_module` 检查：非模块报 `TypeError`，但 `None` 会被接受并登记为占位
+        # 中: （之后前向传播调用它时才失败）。
+        # EN: Names come either from the single `OrderedDict` argument or from the positions
+        # EN: `str(idx)`. Each value goes through `add_module`: a non-module raises `TypeError`,
+        # EN: but `None` is accepted and registered as a placeholder (failing only once the
+        # EN: forward pass calls it).
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
@@ -231,6 +239,13 @@ class Sequential(Module):
             IndexError: `idx` outside `[-len, len)`. / `idx` 不在 `[-len, len)` 内。
             TypeError: `idx` is not an integer. / `idx` 不是整数。
         """
+        # 中: 先 `operator.index`（非整数报 `TypeError`），再查范围（错误信息与 torch 相同），
+        # 中: `%=` 把负数换成正位置。`islice` 要从头走 idx 步，所以每次按位置取值是 O(n)，
+        # 中: 而 `ModuleList` 直接查 `str(idx)` 是 O(1)。
+        # EN: `operator.index` first (`TypeError` for non-integers), then the range check (torch's
+        # EN: message); `%=` turns a negative index into a position. `islice` walks idx steps
+        # EN: from the start, so each positional lookup is O(n), where `ModuleList` looks up
+        # EN: `str(idx)` in O(1).
         size = len(self)
         idx = operator.index(idx)
         if not -size <= idx < size:
@@ -261,6 +276,10 @@ class Sequential(Module):
         Raises:
             IndexError: Position out of range. / 位置越界。
         """
+        # 中: 切片经 `self.__class__(OrderedDict(...))` 重建：名字保留、模块共享。
+        # 中: 子类的 `__init__` 若需要别的参数，切片会在这里失败。
+        # EN: A slice is rebuilt through `self.__class__(OrderedDict(...))`: names kept, modules
+        # EN: shared. A subclass whose `__init__` needs other arguments fails here.
         if isinstance(idx, slice):
             return self.__class__(OrderedDict(list(self._modules.items())[idx]))
         else:
@@ -310,6 +329,11 @@ class Sequential(Module):
         Raises:
             IndexError: Position out of range. / 位置越界。
         """
+        # 中: 先把要删的名字取成列表再逐个 `delattr`（经 `Module.__delattr__` 移出
+        # 中: `_modules`），避免边遍历边修改字典。
+        # EN: The names to delete are listed first, then removed one by one with `delattr`
+        # EN: (through `Module.__delattr__`, out of `_modules`), so the dict is not changed
+        # EN: while iterated.
         if isinstance(idx, slice):
             for key in list(self._modules.keys())[idx]:
                 delattr(self, key)
@@ -317,7 +341,10 @@ class Sequential(Module):
             key = self._get_item_by_idx(self._modules.keys(), idx)
             delattr(self, key)
         # 中: 重新编号，让名字与位置再次对应（append 等方法依赖 `str(len(self))` 是新名字）。
-        # EN: Renumber so names match positions again (append and friends use `str(len(self))` as the new name).
+        # 中: 代价是来自 `OrderedDict` 的名字在任何一次删除后都会丢失。
+        # EN: Renumber so names match positions again (append and friends use `str(len(self))`
+        # EN: as the new name). The price: names from an `OrderedDict` are lost after any
+        # EN: deletion.
         str_indices = [str(i) for i in range(len(self._modules))]
         self._modules = OrderedDict(zip(str_indices, self._modules.values(), strict=True))
 
@@ -362,6 +389,11 @@ class Sequential(Module):
         Raises:
             ValueError: `other` is not a `Sequential`. / `other` 不是 `Sequential`。
         """
+        # 中: 新建普通的 `Sequential`（不是 `type(self)`），用 `append` 逐个加入，所以名字从
+        # 中: `"0"` 重新编号，与两边原来的名字无关；模块对象共享，不拷贝。
+        # EN: A fresh plain `Sequential` (not `type(self)`) filled with `append`, so names
+        # EN: restart at `"0"` whatever the operands' names were; module objects are shared, not
+        # EN: copied.
         if isinstance(other, Sequential):
             ret = Sequential()
             for layer in self:
@@ -369,6 +401,10 @@ class Sequential(Module):
             for layer in other:
                 ret.append(layer)
             return ret
+        # 中: 其他操作数抛出 `ValueError`（torch 的原文）。因为是抛异常而不是返回
+        # 中: `NotImplemented`，Python 不会再去尝试 `other.__radd__`。
+        # EN: Any other operand raises `ValueError` (torch's text). Raising instead of returning
+        # EN: `NotImplemented` means Python never tries `other.__radd__`.
         else:
             raise ValueError(
                 "add operator supports only objects "
@@ -397,6 +433,9 @@ class Sequential(Module):
         Raises:
             IndexError: Position out of range. / 位置越界。
         """
+        # 中: 先读后删：删除会重新编号，删完再读就会拿到原来下一个位置的模块。
+        # EN: Read first, then delete: deletion renumbers, so reading afterwards would return the
+        # EN: module that used to come next.
         v = self[key]
         del self[key]
         return v
@@ -421,11 +460,19 @@ class Sequential(Module):
         Raises:
             ValueError: `other` is not a `Sequential`. / `other` 不是 `Sequential`。
         """
+        # 中: 与 `__add__` 不同，`self` 保留自己的类和已有名字，新模块取名
+        # 中: `str(i + offset)`。`s += s` 会边遍历边往同一个 `_modules` 加键，抛出
+        # 中: `RuntimeError: dictionary changed size during iteration`，而此前已加入一个模块。
+        # EN: Unlike `__add__`, `self` keeps its class and its names; new modules are named
+        # EN: `str(i + offset)`. `s += s` adds keys to the `_modules` it is iterating and raises
+        # EN: `RuntimeError: dictionary changed size during iteration`, one module already added.
         if isinstance(other, Sequential):
             offset = len(self)
             for i, module in enumerate(other):
                 self.add_module(str(i + offset), module)
             return self
+        # 中: 错误类型与信息都与 `__add__` 相同。
+        # EN: Same error type and message as `__add__`.
         else:
             raise ValueError(
                 "add operator supports only objects "
@@ -443,7 +490,7 @@ class Sequential(Module):
         === "English"
 
             The same module objects are repeated (parameters are shared), not copies. The factor
-            must be a positive integer (`bool` counts as one).
+            must be a positive integer (a `bool` counts as an integer too).
 
         Args:
             other: Repetition factor. / 重复次数。
@@ -456,12 +503,19 @@ class Sequential(Module):
             ValueError: `other <= 0`. / `other <= 0`。
         """
         # DIFF(torch 2.13):
-        # 中: 错误信息里的 `type(self)` 显示为 `annotated_nn...` 路径，而 torch 显示 `torch.nn...`。
-        # EN: `type(self)` in the messages shows an `annotated_nn...` path where torch shows `torch.nn...`.
+        # 中: 错误信息里的 `type(self)` 显示为 `annotated_nn...` 路径，而 torch 显示
+        # 中: `torch.nn...`。
+        # EN: `type(self)` in the messages shows an `annotated_nn...` path where torch shows
+        # EN: `torch.nn...`.
         if not isinstance(other, int):
             raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
         elif other <= 0:
             raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        # 中: 同一批模块对象登记 `other` 次，参数共享：`seq * 3` 把同一组权重用三次，
+        # 中: 要独立的层请用 `copy.deepcopy`。`parameters()` 按对象去重，参数个数不变。
+        # EN: The same module objects are registered `other` times and share parameters:
+        # EN: `seq * 3` applies one set of weights three times; use `copy.deepcopy` for
+        # EN: independent layers. `parameters()` dedupes by identity, so the count is unchanged.
         else:
             combined = Sequential()
             offset = 0
@@ -496,13 +550,13 @@ class Sequential(Module):
         === "中文"
 
             通过名字 `"0"` … `str(len - 1)` 读取原有模块，所以名字来自 `OrderedDict`
-            （不是数字）的 `Sequential` 在这里会抛出 `KeyError`（与 torch 相同）。
+            （不是数字）的 `Sequential` 在 `other >= 2` 时会抛出 `KeyError`（与 torch 相同）。
 
         === "English"
 
             Reads the original modules by the names `"0"` ... `str(len - 1)`, so a `Sequential`
-            whose names came from an `OrderedDict` (not digits) raises `KeyError` here, as in
-            torch.
+            whose names came from an `OrderedDict` (not digits) raises `KeyError` here when
+            `other >= 2`, as in torch.
 
         Args:
             other: Repetition factor. / 重复次数。
@@ -514,10 +568,18 @@ class Sequential(Module):
             TypeError: `other` is not an `int`. / `other` 不是 `int`。
             ValueError: `other <= 0`. / `other <= 0`。
         """
+        # 中: 检查与错误信息同 `__mul__`。
+        # EN: The same checks and messages as `__mul__`.
         if not isinstance(other, int):
             raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
         elif other <= 0:
             raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        # 中: 按名字 `"0"`…`str(len - 1)` 读原有模块，所以名字必须是数字：`OrderedDict`
+        # 中: 名字在 `other >= 2` 时抛 `KeyError`；`other == 1` 什么也不做。副本接在后面
+        # 中: 编号，是同一批对象。
+        # EN: The originals are read by the names `"0"` ... `str(len - 1)`, so the names must be
+        # EN: digits: `OrderedDict` names raise `KeyError` when `other >= 2`; `other == 1` does
+        # EN: nothing. The copies take the next numbers and are the same objects.
         else:
             len_original = len(self)
             offset = len(self)
@@ -589,6 +651,10 @@ class Sequential(Module):
             >>> nn.Sequential()(torch.ones(2))
             tensor([1., 1.])
         """
+        # 中: `module(input)` 走 `Module.__call__`，每个子模块的钩子照常运行；`input` 被逐步
+        # 中: 重新绑定：一个值进、一个值出。
+        # EN: `module(input)` goes through `Module.__call__`, so each child's hooks run; `input`
+        # EN: is rebound step by step: one value in, one value out.
         for module in self:
             input = module(input)
         return input
@@ -610,6 +676,11 @@ class Sequential(Module):
         Returns:
             `self`, so calls can be chained. / `self`，便于链式调用。
         """
+        # 中: 新名字 `str(len(self))` 只在名字恰为 0…n−1 时不会撞名；若 `OrderedDict` 里已有
+        # 中: 名为 `"1"` 的模块而长度为 1，`add_module` 会直接覆盖它，长度不变。
+        # EN: The new name `str(len(self))` is collision-free only while the names are 0…n−1; if
+        # EN: an `OrderedDict` gave a module the name `"1"` and the length is 1, `add_module`
+        # EN: silently overwrites it and the length stays the same.
         self.add_module(str(len(self)), module)
         return self
 
@@ -640,13 +711,27 @@ class Sequential(Module):
             AssertionError: `module` is not a `Module`. / `module` 不是 `Module`。
             IndexError: `index` outside `[-len, len]`. / `index` 不在 `[-len, len]` 内。
         """
+        # DIFF(torch 2.13):
+        # 中: 错误信息里的 `{Module}` 显示为 `annotated_nn...` 路径，而 torch 显示 `torch.nn...`。
+        # EN: `{Module}` in the message shows an `annotated_nn...` path where torch shows
+        # EN: `torch.nn...`.
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
+        # 中: 允许 `index == n`（即追加）；负数从末尾计。错误信息是 torch 的原文。
+        # EN: `index == n` is allowed (an append); negatives count from the end. The message is
+        # EN: torch's text.
         n = len(self._modules)
         if not (-n <= index <= n):
             raise IndexError(f"Index out of range: {index}")
         if index < 0:
             index += n
+        # 中: 从末尾往前按数字名字逐个后挪，再放入新模块。直接写 `_modules`：不经
+        # 中: `add_module`，也就不触发全局模块注册钩子。名字来自 `OrderedDict` 时，
+        # 中: 挪动会碰到不存在的数字键而抛 `KeyError`。
+        # EN: Shift back by numeric names from the end down to `index`, then store the new
+        # EN: module. `_modules` is written directly: no `add_module`, so no global module
+        # EN: registration hook fires. With `OrderedDict` names the shift hits a missing numeric
+        # EN: key and raises `KeyError`.
         for i in range(n, index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
@@ -671,6 +756,11 @@ class Sequential(Module):
         Returns:
             `self`. / `self` 本身。
         """
+        # 中: 每个元素都经 `append` → `add_module`。不可迭代的参数在 `for` 处得到 Python 自己的
+        # 中: `TypeError`；`s.extend(s)` 边遍历边加键，抛 `RuntimeError`（此前已加入一个）。
+        # EN: Each element goes through `append` → `add_module`. A non-iterable argument gets
+        # EN: Python's own `TypeError` at the `for`; `s.extend(s)` adds keys while iterating and
+        # EN: raises `RuntimeError` (after one module was added).
         for layer in sequential:
             self.append(layer)
         return self
@@ -750,6 +840,10 @@ class ModuleList(Module):
             IndexError: Index out of range. / 下标越界。
             TypeError: `idx` is not an integer. / `idx` 不是整数。
         """
+        # 中: 名字总是 `"0"`…`str(n − 1)`（`__delitem__` 维护这一不变量），所以位置可以直接
+        # 中: 换成键，查找是 O(1)，不必像 `Sequential` 那样逐个数过去。
+        # EN: The names are always `"0"` ... `str(n − 1)` (the invariant `__delitem__` restores),
+        # EN: so a position maps straight to a key: an O(1) lookup, no walk as in `Sequential`.
         idx = operator.index(idx)
         if not (-len(self) <= idx < len(self)):
             raise IndexError(f"index {idx} is out of range")
@@ -785,6 +879,10 @@ class ModuleList(Module):
         Raises:
             IndexError: Index out of range. / 下标越界。
         """
+        # 中: 切片把选中的模块列表交给 `self.__class__`，新容器从 `"0"` 重新编号、模块共享；
+        # 中: 与 `Sequential` 保留原名不同。
+        # EN: A slice hands the chosen modules to `self.__class__` as a list: the new container
+        # EN: numbers from `"0"` and shares the modules, unlike `Sequential`, which keeps names.
         if isinstance(idx, slice):
             return self.__class__(list(self._modules.values())[idx])
         else:
@@ -830,6 +928,10 @@ class ModuleList(Module):
         Raises:
             IndexError: Index out of range. / 下标越界。
         """
+        # 中: `range(n)[idx]` 在删除前就把切片变成具体位置；此时名字仍是 0…n−1，
+        # 中: 所以 `str(k)` 就是键。
+        # EN: `range(n)[idx]` turns the slice into concrete positions before anything is
+        # EN: deleted; the names are still 0…n−1 then, so `str(k)` is the key.
         if isinstance(idx, slice):
             for k in range(len(self._modules))[idx]:
                 delattr(self, str(k))
@@ -922,24 +1024,29 @@ class ModuleList(Module):
 
             先算出每个子模块的 `repr`，把相邻且文本完全相同的归为一段；长度大于 1 的段
             写成 `(起-止): n x 文本`。注意这里比较的是 repr 文本，不是对象身份，
-            也不会调用 `extra_repr`。空列表显示为 `ModuleList()`。
+            也不会调用列表自己的 `extra_repr`。空列表显示为 `ModuleList()`。
 
         === "English"
 
-            Computes every child's `repr`, groups neighbours with exactly the same text, and
+            Computes every child's `repr`, groups neighbors with exactly the same text, and
             writes a group longer than one as `(start-end): n x text`. The comparison is on the
-            repr text, not object identity, and `extra_repr` is not consulted. An empty list
-            prints as `ModuleList()`.
+            repr text, not object identity, and the list's own `extra_repr` is not consulted. An
+            empty list prints as `ModuleList()`.
 
         Returns:
             The representation. / 表示字符串。
         """
+        # 中: 每个子模块的 repr 只算一次；空列表直接显示为 `ModuleList()`。
+        # EN: Each child's repr is computed once; an empty list prints as `ModuleList()`.
         list_of_reprs = [repr(item) for item in self]
         if len(list_of_reprs) == 0:
             return self._get_name() + "()"
 
-        # 中: 两个并行列表：每段的 [起, 止] 下标，以及该段的 repr 文本。
-        # EN: Two parallel lists: each run's [start, end] indices and that run's repr text.
+        # 中: 两个并行列表：每段的 [起, 止] 下标，以及该段的 repr 文本。这是对相邻元素的
+        # 中: 游程编码：与上一段文本相同就延长该段，所以 A、B、A 仍是三行。
+        # EN: Two parallel lists: each run's [start, end] indices and that run's repr text. It is
+        # EN: run-length encoding over neighbors: a text equal to the last run's extends it, so
+        # EN: A, B, A still gives three lines.
         start_end_indices = [[0, 0]]
         repeated_blocks = [list_of_reprs[0]]
         for i, r in enumerate(list_of_reprs[1:], 1):
@@ -950,6 +1057,11 @@ class ModuleList(Module):
             start_end_indices.append([i, i])
             repeated_blocks.append(r)
 
+        # 中: 单个元素写 `(i): 文本`，一段重复写 `(起-止): n x 文本`；本文件的 `_addindent`
+        # 中: 给多行 repr 的后续行加两格缩进（空行也加）。
+        # EN: A single element is written `(i): text`, a run `(start-end): n x text`; this
+        # EN: file's `_addindent` indents the later lines of a multi-line repr by two (blank
+        # EN: lines too).
         lines = []
         main_str = self._get_name() + "("
         for (start_id, end_id), b in zip(start_end_indices, repeated_blocks, strict=True):
@@ -959,9 +1071,16 @@ class ModuleList(Module):
                 n = end_id - start_id + 1
                 local_repr = f"({start_id}-{end_id}): {n} x {b}"
 
+            # 中: 缩进只作用于第一行之后的行：第一行由下面的 `"\n  "` 负责。
+            # EN: The indent applies to the lines after the first; the first one gets its two
+            # EN: spaces from the `"\n  "` join below.
             local_repr = _addindent(local_repr, 2)
             lines.append(local_repr)
 
+        # 中: 与 `Module.__repr__` 相同的外形：每行前两格，右括号独占一行。列表自己的
+        # 中: `extra_repr` 不会出现。
+        # EN: The same outline as `Module.__repr__`: two spaces before each line, the closing
+        # EN: parenthesis on its own line. The list's own `extra_repr` never shows.
         main_str += "\n  " + "\n  ".join(lines) + "\n"
         main_str += ")"
         return main_str
@@ -1007,6 +1126,11 @@ class ModuleList(Module):
             index: Position to insert at. / 插入位置。
             module: Module to insert. / 要插入的模块。
         """
+        # 中: 没有任何检查，与 torch 相同：非模块（如 `5`）也会被放进 `_modules`；负数下标
+        # 中: 在抛出 `KeyError` 之前已经挪动了元素，列表会多出一项。
+        # EN: No checks at all, as in torch: a non-module (say `5`) lands in `_modules` too; a
+        # EN: negative index has already shifted elements before its `KeyError`, leaving one
+        # EN: extra entry behind.
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
@@ -1078,11 +1202,20 @@ class ModuleList(Module):
         Raises:
             TypeError: `modules` is not iterable. / `modules` 不可迭代。
         """
+        # 中: 预先检查并给出 torch 的原文。单个模块没有 `__iter__`，会在这里被拒绝；
+        # 中: `Sequential`、`ModuleList` 可迭代，可以直接传入。
+        # EN: An upfront check with torch's text. A single module has no `__iter__` and is
+        # EN: refused here; a `Sequential` or `ModuleList` is iterable and can be passed.
         if not isinstance(modules, container_abcs.Iterable):
             raise TypeError(
                 "ModuleList.extend should be called with an "
                 "iterable, but got " + type(modules).__name__
             )
+        # 中: 从开始时的长度接着编号，每个都经 `add_module`（类型检查，`None` 可以）。
+        # 中: `ml.extend(ml)` 边遍历边加键，抛 `RuntimeError`（此前已加入一个）。
+        # EN: Numbering continues from the length at the start; each goes through `add_module`
+        # EN: (type check, `None` allowed). `ml.extend(ml)` adds keys while iterating and raises
+        # EN: `RuntimeError` (after one module was added).
         offset = len(self)
         for i, module in enumerate(modules):
             self.add_module(str(offset + i), module)
@@ -1170,7 +1303,7 @@ class ModuleDict(Module):
 
         === "中文"
 
-            走 `add_module`，因此名字与类型都会被检查；已有的名字会被覆盖但保持就地置。
+            走 `add_module`，因此名字与类型都会被检查；已有的名字会被覆盖，位置不变。
 
         === "English"
 
@@ -1181,6 +1314,11 @@ class ModuleDict(Module):
             key: Module name. / 模块名。
             module: The module. / 模块。
         """
+        # 中: `add_module` 的检查：值须是模块或 `None`，名字须是非空、不含 `.` 的 `str`，
+        # 中: 且不能与已有的非子模块属性同名（`KeyError`）。
+        # EN: `add_module`'s checks: the value must be a module or `None`, the name a non-empty
+        # EN: `str` without `.`, and not the name of an existing non-submodule attribute
+        # EN: (`KeyError`).
         self.add_module(key, module)
 
     def __delitem__(self, key: str) -> None:
@@ -1351,7 +1489,7 @@ class ModuleDict(Module):
 
             `OrderedDict`、`ModuleDict` 以及任何 `Mapping`（包括普通 `dict`）按自身的
             `items()` 顺序加入；其他可迭代对象被当作键值对序列，每个元素必须可迭代且
-            长度为 2。已有的名字保持就地置、只换模块。注意错误信息中的 `is` 与类型名之间
+            长度为 2。已有的名字位置不变、只换模块。注意错误信息中的 `is` 与类型名之间
             没有空格，这是 torch 的原文。
 
         === "English"
@@ -1369,24 +1507,41 @@ class ModuleDict(Module):
             TypeError: Not iterable, or an element is not iterable. / 参数或某个元素不可迭代。
             ValueError: An element does not have length 2. / 某个元素长度不是 2。
         """
+        # 中: 先拒绝不可迭代的参数，错误信息是 torch 的原文。
+        # EN: Refuse a non-iterable argument first, with torch's text.
         if not isinstance(modules, container_abcs.Iterable):
             raise TypeError(
                 "ModuleDict.update should be called with an "
                 "iterable of key/value pairs, but got " + type(modules).__name__
             )
 
-        # 中: ModuleDict 没有注册为 `Mapping`，所以要单独列出。
-        # EN: ModuleDict is not registered as a `Mapping`, so it is listed explicitly.
+        # 中: ModuleDict 没有注册为 `Mapping`，所以要单独列出（`OrderedDict` 本来就是
+        # 中: `Mapping`，照 torch 写出）。普通 `dict` 按插入顺序加入，不排序。
+        # EN: ModuleDict is not registered as a `Mapping`, so it is listed explicitly
+        # EN: (`OrderedDict` is a `Mapping` already; listed as torch does). A plain `dict` is
+        # EN: added in insertion order, unsorted.
         if isinstance(modules, (OrderedDict, ModuleDict, container_abcs.Mapping)):
             for key, module in modules.items():
                 self[key] = module
+        # 中: 其余按键值对序列处理：元素须可迭代、有 `len()` 且可下标访问。长度为 2 的字符串
+        # 中: `"ab"` 也能通过检查，于是 `add_module("a", "b")` 报 `TypeError`。中途出错时，
+        # 中: 已加入的键值对不会回滚。
+        # EN: Anything else is a sequence of pairs: each element must be iterable, have `len()`
+        # EN: and support indexing. A 2-character string `"ab"` passes the checks, and then
+        # EN: `add_module("a", "b")` raises `TypeError`. An error midway does not roll back the
+        # EN: pairs already added.
         else:
             for j, m in enumerate(modules):
+                # 中: 错误信息里 `is` 后面没有空格（`int` 元素显示为 `isint`），这是 torch 的原文。
+                # EN: The message lacks a space after `is` (`isint` for an `int`): torch's text.
                 if not isinstance(m, container_abcs.Iterable):
                     raise TypeError(
                         "ModuleDict update sequence element "
                         "#" + str(j) + " should be Iterable; is" + type(m).__name__
                     )
+                # 中: 长度不是 2 报 `ValueError`；合格的一对经 `self[...] =` 即 `add_module` 登记。
+                # EN: A length other than 2 is a `ValueError`; a valid pair is registered with
+                # EN: `self[...] =`, i.e. `add_module`.
                 if not len(m) == 2:
                     raise ValueError(
                         "ModuleDict update sequence element "
@@ -1448,6 +1603,11 @@ class ParameterList(Module):
         Raises:
             TypeError: `values` is not iterable, or is a tensor. / `values` 不可迭代或是张量。
         """
+        # 中: `_size` 必须先于任何元素存在：`__len__` 读它，`append` 靠它给出新下标。
+        # 中: 它是 int，经 `Module.__setattr__` 成为普通属性。
+        # EN: `_size` must exist before any element: `__len__` reads it and `append` takes the
+        # EN: new index from it. Being an int, it becomes a plain attribute via
+        # EN: `Module.__setattr__`.
         super().__init__()
         self._size = 0
         if values is not None:
@@ -1512,12 +1672,19 @@ class ParameterList(Module):
         Raises:
             IndexError: Index out of range. / 下标越界。
         """
+        # 中: `slice.indices` 把起止步长规范到 `[0, len]`；新列表逐个 `append`，从 `"0"`
+        # 中: 重新编号。元素已是 `Parameter`，不会再包一层，对象共享。
+        # EN: `slice.indices` normalizes start, stop and step to `[0, len]`; the new list
+        # EN: `append`s each element, numbering from `"0"`. The elements already are
+        # EN: `Parameter`s, so they are not wrapped again: the objects are shared.
         if isinstance(idx, slice):
             start, stop, step = idx.indices(len(self))
             out = self.__class__()
             for i in range(start, stop, step):
                 out.append(self[i])
             return out
+        # 中: `getattr` 在 `_parameters`、`_modules` 或实例 `__dict__` 中找到元素。
+        # EN: `getattr` finds the element in `_parameters`, `_modules` or the instance `__dict__`.
         else:
             idx = self._get_abs_string_index(idx)
             return getattr(self, str(idx))
@@ -1544,6 +1711,15 @@ class ParameterList(Module):
         Raises:
             IndexError: Index out of range. / 下标越界。
         """
+        # 中: 普通张量包成 `Parameter`（与原张量共享存储，默认需要梯度）；已有的 `Parameter`
+        # 中: 保持原对象。`setattr` 再按类型分流：参数进 `_parameters`，模块进 `_modules`，
+        # 中: 其余进 `__dict__`。已是参数的位置不能换成非张量：`Module.__setattr__` 报
+        # 中: `TypeError`。
+        # EN: A plain tensor is wrapped into a `Parameter` (sharing its storage, requiring grad
+        # EN: by default); an existing `Parameter` stays the same object. `setattr` then routes
+        # EN: by type: parameters to `_parameters`, modules to `_modules`, the rest to
+        # EN: `__dict__`. A slot holding a parameter cannot take a non-tensor:
+        # EN: `Module.__setattr__` raises `TypeError`.
         idx = self._get_abs_string_index(idx)
         if isinstance(param, torch.Tensor) and not isinstance(param, Parameter):
             param = Parameter(param)
@@ -1636,6 +1812,9 @@ class ParameterList(Module):
         Returns:
             `self`. / `self` 本身。
         """
+        # 中: 先加 `_size` 再写入：`__setitem__` 按当前长度检查下标，新下标此时才合法。
+        # EN: Grow `_size` before writing: `__setitem__` checks the index against the current
+        # EN: length, and only then is the new index valid.
         new_idx = len(self)
         self._size += 1
         self[new_idx] = value
@@ -1662,6 +1841,10 @@ class ParameterList(Module):
         Raises:
             TypeError: Not iterable, or a tensor. / 不可迭代，或是张量。
         """
+        # 中: 张量有 `__iter__`，算作可迭代，所以要单独排除；否则 `extend(t)` 会把每一行
+        # 中: 各自登记成一个参数。
+        # EN: A tensor has `__iter__` and counts as iterable, so it is excluded explicitly;
+        # EN: otherwise `extend(t)` would register every row as a parameter of its own.
         if not isinstance(values, container_abcs.Iterable) or isinstance(values, torch.Tensor):
             raise TypeError(
                 "ParameterList.extend should be called with an "
@@ -1678,20 +1861,27 @@ class ParameterList(Module):
 
             张量显示为 `Parameter containing: [torch.float32 of size 2x3]`，只有 CUDA 或
             privateuse1 后端的设备才附上 `(cuda:0)` 之类；其他对象显示为
-            `Object of type: 类型名`。行首的两个空格加上 `__repr__` 的缩进，使这些行
-            缩进四格。注意这里显示 `p.dtype`，而 `ParameterDict` 显示 `torch.typename(p)`。
+            `Object of type: 类型名`。有多行时，行首的两个空格加上 `__repr__` 的缩进，使这些行
+            缩进四格；只有一行且没有子模块时，这一行紧跟在 `(` 之后。注意这里显示 `p.dtype`，
+            而 `ParameterDict` 显示 `torch.typename(p)`。
 
         === "English"
 
             A tensor shows as `Parameter containing: [torch.float32 of size 2x3]`, with a device
             suffix like `(cuda:0)` only for CUDA or the privateuse1 backend; other objects show
-            as `Object of type: TypeName`. The two leading spaces plus `__repr__`'s indentation
-            indent these lines by four. Note that this shows `p.dtype`, while `ParameterDict`
-            shows `torch.typename(p)`.
+            as `Object of type: TypeName`. With several lines, the two leading spaces plus
+            `__repr__`'s indentation indent them by four; a single line with no children goes
+            right after the `(`. Note that this shows `p.dtype`, while `ParameterDict` shows
+            `torch.typename(p)`.
 
         Returns:
             The extra representation. / 附加表示字符串。
         """
+        # 中: 形状各维用 `x` 连接，0 维张量得到空串（显示为 `of size ]`）。设备只对 CUDA 和
+        # 中: privateuse1 后端（默认名 `privateuseone`）显示，CPU 等不显示。
+        # EN: The sizes are joined with `x`; a 0-dim tensor gives an empty string (printed
+        # EN: `of size ]`). The device shows only for CUDA and the privateuse1 backend (named
+        # EN: `privateuseone` by default), not for CPU and others.
         child_lines = []
         for k, p in enumerate(self):
             if isinstance(p, torch.Tensor):
@@ -1700,6 +1890,9 @@ class ParameterList(Module):
                     device_str = f" ({p.device})"
                 else:
                     device_str = ""
+                # 中: `__setitem__` 会包装每个普通张量，所以这里几乎总是 "Parameter"。
+                # EN: `__setitem__` wraps every plain tensor, so this is almost always
+                # EN: "Parameter".
                 parastr = "{} containing: [{} of size {}{}]".format(
                     "Parameter" if isinstance(p, Parameter) else "Tensor",
                     p.dtype,
@@ -1707,9 +1900,18 @@ class ParameterList(Module):
                     device_str,
                 )
                 child_lines.append("  (" + str(k) + "): " + parastr)
+            # 中: 其他对象只显示类型名；模块元素在这里列一次，又作为子模块被
+            # 中: `Module.__repr__` 列一次。
+            # EN: Other objects show their type name only; a module element is listed here and
+            # EN: again as a child by `Module.__repr__`.
             else:
                 child_lines.append("  (" + str(k) + "): Object of type: " + type(p).__name__)
 
+        # 中: 多行时 `Module.__repr__` 每行再加两格（共四格）；只有一行且没有子模块时，
+        # 中: 它紧跟在 `(` 之后，两个前导空格也在：`ParameterList(  (0): ...)`。
+        # EN: With several lines `Module.__repr__` adds two more spaces to each (four in all);
+        # EN: a single line with no children goes right after the `(`, leading spaces
+        # EN: included: `ParameterList(  (0): ...)`.
         tmpstr = "\n".join(child_lines)
         return tmpstr
 
@@ -1783,6 +1985,10 @@ class ParameterDict(Module):
         Args:
             parameters: Optional mapping or iterable of pairs. / 可选，映射或键值对序列。
         """
+        # 中: `_keys` 是值全为 `None` 的 `dict`，当作有序集合记录键与顺序；值本身作为
+        # 中: 属性挂在模块上。它必须先于 `update` 建好。
+        # EN: `_keys`, a `dict` of `None` values, serves as an ordered set of the keys; the
+        # EN: values themselves hang on the module as attributes. It must exist before `update`.
         super().__init__()
         self._keys: dict[str, None] = {}
         if parameters is not None:
@@ -1863,6 +2069,11 @@ class ParameterDict(Module):
         Raises:
             TypeError: `key` is not a `str`. / `key` 不是 `str`。
         """
+        # 中: 按 torch 的顺序：先记入 `_keys` 再检查类型，所以非字符串键报错后仍留在 `_keys`。
+        # 中: 已有的键在 `_keys` 中的位置不变。包装规则与 `ParameterList.__setitem__` 相同。
+        # EN: torch's order: the key goes into `_keys` before its type is checked, so a non-string
+        # EN: key stays in `_keys` after the error. An existing key keeps its place in `_keys`.
+        # EN: Wrapping follows `ParameterList.__setitem__`.
         self._keys[key] = None
         attr = self._key_to_attr(key)
         if isinstance(value, torch.Tensor) and not isinstance(value, Parameter):
@@ -2181,27 +2392,42 @@ class ParameterDict(Module):
             TypeError: Not iterable, or an element is not iterable. / 参数或某个元素不可迭代。
             ValueError: An element does not have length 2. / 某个元素长度不是 2。
         """
+        # 中: 错误信息开头的 `ParametersDict`（多一个 s）是 torch 的原文。
+        # EN: The `ParametersDict` (extra s) opening the message is torch's text.
         if not isinstance(parameters, container_abcs.Iterable):
             raise TypeError(
                 "ParametersDict.update should be called with an "
                 "iterable of key/value pairs, but got " + type(parameters).__name__
             )
 
+        # 中: 有自身顺序的 `OrderedDict` 与 `ParameterDict` 按原顺序加入（`ParameterDict`
+        # 中: 不是 `Mapping`，必须列出）。
+        # EN: An `OrderedDict` or a `ParameterDict`, which carry their own order, are added in
+        # EN: that order (a `ParameterDict` is no `Mapping` and must be listed).
         if isinstance(parameters, (OrderedDict, ParameterDict)):
             for key, parameter in parameters.items():
                 self[key] = parameter
         elif isinstance(parameters, container_abcs.Mapping):
-            # 中: 普通映射按键排序，所以键必须可以互相比较。
-            # EN: A plain mapping is added in key order, so its keys must be comparable.
+            # 中: 普通映射按键排序，所以键必须可以互相比较：`str` 与 `int` 混用时 `sorted`
+            # 中: 在插入任何键之前就抛 `TypeError`。映射中键唯一，所以值永远不会被比较。
+            # EN: A plain mapping is added in key order, so its keys must be comparable: mixing
+            # EN: `str` and `int` keys makes `sorted` raise `TypeError` before any key is added.
+            # EN: Keys in a mapping are unique, so the values are never compared.
             for key, parameter in sorted(parameters.items()):
                 self[key] = parameter
+        # 中: 键值对序列的规则与 `ModuleDict.update` 相同，按序列顺序加入。
+        # EN: Sequences of pairs follow the rules of `ModuleDict.update`, added in their order.
         else:
             for j, p in enumerate(parameters):
+                # 中: 同样没有 `is` 后的空格，是 torch 的原文。
+                # EN: Again no space after `is`: torch's text.
                 if not isinstance(p, container_abcs.Iterable):
                     raise TypeError(
                         "ParameterDict update sequence element "
                         "#" + str(j) + " should be Iterable; is" + type(p).__name__
                     )
+                # 中: 合格的一对经 `self[...] =` 写入，张量在那里被包装。
+                # EN: A valid pair is written with `self[...] =`, where tensors get wrapped.
                 if not len(p) == 2:
                     raise ValueError(
                         "ParameterDict update sequence element "
@@ -2226,6 +2452,9 @@ class ParameterDict(Module):
         Returns:
             The extra representation. / 附加表示字符串。
         """
+        # 中: 结构与 `ParameterList.extra_repr` 相同，只是遍历 `(键, 值)`，行首显示键名。
+        # EN: The same structure as `ParameterList.extra_repr`, except that it walks
+        # EN: `(key, value)` pairs and each line starts with the key.
         child_lines = []
         for k, p in self.items():
             if isinstance(p, torch.Tensor):
@@ -2234,6 +2463,10 @@ class ParameterDict(Module):
                     device_str = f" ({p.device})"
                 else:
                     device_str = ""
+                # 中: 类型一栏是 `torch.typename(p)`，即 `p.type()` 的旧式名字，
+                # 中: 如 CPU 上 float32 的 `torch.FloatTensor`。
+                # EN: The type column is `torch.typename(p)`, the legacy name from `p.type()`,
+                # EN: e.g. `torch.FloatTensor` for float32 on the CPU.
                 parastr = "{} containing: [{} of size {}{}]".format(
                     "Parameter" if isinstance(p, Parameter) else "Tensor",
                     torch.typename(p),
@@ -2241,6 +2474,10 @@ class ParameterDict(Module):
                     device_str,
                 )
                 child_lines.append("  (" + str(k) + "): " + parastr)
+            # 中: 非张量的值与 `ParameterList` 一样只显示类型名；多行与单行的排版同样取决于
+            # 中: `Module.__repr__`。
+            # EN: Non-tensor values show their type name only, as in `ParameterList`; the
+            # EN: single- versus multi-line layout is again up to `Module.__repr__`.
             else:
                 child_lines.append("  (" + str(k) + "): Object of type: " + type(p).__name__)
         tmpstr = "\n".join(child_lines)

@@ -93,6 +93,11 @@ class PairwiseDistance(Module):
         Returns:
             The distances, shape `(N,)` (or `(N, 1)` with `keepdim`). / 距离，形状 `(N,)`（`keepdim` 时为 `(N, 1)`）。
         """
+        # 中: 属性 `self.norm` 就是构造参数 `p`。`eps` 先加到差值上再求范数，所以两个相同的输入得到的
+        # 中: 距离不是 0，而是 `eps` 全向量的范数（p=2、D 维时为 `eps·sqrt(D)`，已实测）。
+        # EN: The attribute `self.norm` is the constructor's `p`. `eps` is added to the difference
+        # EN: before the norm, so two equal inputs are not at distance 0 but at the norm of an
+        # EN: all-`eps` vector (`eps·sqrt(D)` for p=2 in D dimensions; checked by running it).
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
@@ -101,18 +106,21 @@ class CosineSimilarity(Module):
 
     === "中文"
 
-        结果是点积除以两个范数之积，分母至少取 `eps` 以免除以零。与 `PairwiseDistance`
-        一样没有 `extra_repr`。
+        结果是点积除以两个范数之积，以免除以零，2.13 中每个范数各自至少取 `eps`：
+        `x1·x2 / (max(‖x1‖, eps) · max(‖x2‖, eps))`（已实测；torch 文档里的公式写的是
+        对乘积取下限）。与 `PairwiseDistance` 一样没有 `extra_repr`。
 
     === "English"
 
-        The result is the dot product divided by the product of both norms, with the
-        denominator clamped to at least `eps` to avoid division by zero. Like
-        `PairwiseDistance` it has no `extra_repr`.
+        The result is the dot product divided by the product of both norms; to avoid division
+        by zero, in 2.13 each norm is clamped to at least `eps` on its own:
+        `x1·x2 / (max(‖x1‖, eps) · max(‖x2‖, eps))` (checked by running it; the formula in
+        torch's documentation clamps the product instead). Like `PairwiseDistance` it has no
+        `extra_repr`.
 
     Args:
         dim: Dimension along which to compare. / 沿哪一维比较。
-        eps: Lower bound of the denominator. / 分母的下限。
+        eps: Lower bound of each norm. / 每个范数的下限。
     """
 
     __constants__ = ["dim", "eps"]
@@ -132,7 +140,7 @@ class CosineSimilarity(Module):
 
         Args:
             dim: Dimension along which to compare. / 沿哪一维比较。
-            eps: Lower bound of the denominator. / 分母的下限。
+            eps: Lower bound of each norm. / 每个范数的下限。
         """
         super().__init__()
         self.dim = dim
@@ -156,4 +164,8 @@ class CosineSimilarity(Module):
         Returns:
             The similarities, without dimension `dim`. / 相似度，不含 `dim` 这一维。
         """
+        # 中: 两个范数各自先与 `eps` 取较大值再相乘（见类文档），所以接近零的向量得到的相似度会被压小，
+        # 中: 而不是 NaN。
+        # EN: Each norm is first raised to at least `eps` and then multiplied (see the class docs),
+        # EN: so a near-zero vector gets a shrunken similarity rather than NaN.
         return F.cosine_similarity(x1, x2, self.dim, self.eps)

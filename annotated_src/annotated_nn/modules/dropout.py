@@ -38,7 +38,7 @@ class _DropoutNd(Module):
         （是否直接改写输入以省内存）。子类只写 `forward`，区别在于调用哪个函数：
         逐元素（`Dropout`）、整通道（`Dropout1d/2d/3d`），以及保持自归一化网络
         均值方差的 alpha 版本（`AlphaDropout`、`FeatureAlphaDropout`，它们不使用 `inplace`）。
-        训练时保留下来的元素乘以 `1/(1-p)`，使期望不变，因此评估时无需缩放。
+        非 alpha 版本在训练时把保留下来的元素乘以 `1/(1-p)`，使期望不变，因此评估时无需缩放。
 
     === "English"
 
@@ -47,8 +47,8 @@ class _DropoutNd(Module):
         `forward`, differing in which function they call: element-wise (`Dropout`), whole
         channels (`Dropout1d/2d/3d`), and the alpha versions that keep the mean and variance of
         self-normalizing networks (`AlphaDropout`, `FeatureAlphaDropout`, which ignore
-        `inplace`). In training the kept elements are scaled by `1/(1-p)`, keeping the
-        expectation, so evaluation needs no scaling.
+        `inplace`). In training the non-alpha versions scale the kept elements by `1/(1-p)`,
+        keeping the expectation, so evaluation needs no scaling.
 
     Args:
         p: Probability of zeroing an element (or channel). / 元素（或通道）被置零的概率。
@@ -81,6 +81,10 @@ class _DropoutNd(Module):
             ValueError: `p` outside [0, 1]. / `p` 不在 [0, 1] 内。
         """
         super().__init__()
+        # 中: 构造时就检查，错误信息与 `F.dropout` 自己的检查相同，这样非法的 `p` 不必等到第一次
+        # 中: 前向传播才暴露。
+        # EN: Checked at construction, with the same message as `F.dropout`'s own check, so a bad
+        # EN: `p` does not wait for the first forward pass to surface.
         if p < 0 or p > 1:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
@@ -131,11 +135,12 @@ class Dropout(_DropoutNd):
 
         === "中文"
 
-            `self.training` 由 `train()`/`eval()` 设置；评估模式下原样返回输入。
+            `self.training` 由 `train()`/`eval()` 设置；评估模式下返回的就是输入张量本身。
 
         === "English"
 
-            `self.training` is set by `train()`/`eval()`.
+            `self.training` is set by `train()`/`eval()`; in evaluation mode the input tensor
+            itself is returned.
 
         Args:
             input: Any tensor. / 任意张量。
@@ -206,14 +211,18 @@ class Dropout2d(_DropoutNd):
 
         === "中文"
 
-            3 维输入会得到一个警告（历史行为），见 `F.dropout2d`。
+            3 维输入会得到一个警告，并且（历史行为）被当作 `(N, C, L)` 做一维的整通道
+            dropout，而不是当作无批次的 `(C, H, W)`；3、4 以外的维数发出“已弃用”警告后照常计算。
+            见 `F.dropout2d`。
 
         === "English"
 
-            A 3D input triggers a warning (historical behaviour); see `F.dropout2d`.
+            A 3D input triggers a warning and is (historically) treated as `(N, C, L)` with
+            1D channel dropout, not as an unbatched `(C, H, W)`; ranks other than 3 or 4 get a
+            deprecation warning and are processed anyway. See `F.dropout2d`.
 
         Args:
-            input: Input `(N, C, H, W)` or `(C, H, W)`. / 输入 `(N, C, H, W)` 或 `(C, H, W)`。
+            input: Input `(N, C, H, W)`; a 3D input is read as `(N, C, L)`. / 输入 `(N, C, H, W)`；三维输入被当作 `(N, C, L)`。
 
         Returns:
             The tensor with channel dropout applied. / 应用通道 dropout 后的张量。
@@ -242,11 +251,12 @@ class Dropout3d(_DropoutNd):
 
         === "中文"
 
-            输入维数不对时由 `F.dropout3d` 报错或警告。
+            维数不是 4 或 5 时，`F.dropout3d` 发出“已弃用”警告，但不报错，照常计算。
 
         === "English"
 
-            `F.dropout3d` raises or warns on a wrong number of dimensions.
+            For a rank other than 4 or 5, `F.dropout3d` gives a deprecation warning but does
+            not raise; it goes on computing.
 
         Args:
             input: Input `(N, C, D, H, W)` or `(C, D, H, W)`. / 输入 `(N, C, D, H, W)` 或 `(C, D, H, W)`。
@@ -262,14 +272,14 @@ class AlphaDropout(_DropoutNd):
 
     === "中文"
 
-        被丢弃的元素不是置 0，而是置为 SELU 的负饱和值，再做仿射修正，使输出保持输入的
-        均值与方差。`inplace` 被保存但不使用。
+        被丢弃的元素不是置 0，而是置为 SELU 的负饱和值，再做仿射修正，使零均值、单位方差的
+        输入在输出中保持这一均值与方差。`inplace` 被保存但不使用。
 
     === "English"
 
         Dropped elements are set to SELU's negative saturation value instead of 0, followed by
-        an affine correction, so the output keeps the input's mean and variance. `inplace` is
-        stored but not used.
+        an affine correction, so an input with zero mean and unit variance keeps that mean and
+        variance. `inplace` is stored but not used.
 
     Args:
         p: Probability of dropping an element. / 元素被丢弃的概率。
@@ -281,11 +291,13 @@ class AlphaDropout(_DropoutNd):
 
         === "中文"
 
-            alpha 版本的函数没有就地选项，所以不传 `inplace`。
+            与 torch 相同，不把 `inplace` 传下去——尽管 `F.alpha_dropout` 本身有 `inplace`
+            参数。所以 `AlphaDropout(inplace=True)` 也从不改写输入。
 
         === "English"
 
-            `inplace` is not passed on.
+            As in torch, `inplace` is not passed on — although `F.alpha_dropout` itself has
+            an `inplace` argument. So `AlphaDropout(inplace=True)` never overwrites its input.
 
         Args:
             input: Any tensor. / 任意张量。
@@ -317,11 +329,14 @@ class FeatureAlphaDropout(_DropoutNd):
 
         === "中文"
 
-            alpha 版本的函数没有就地选项，所以不传 `inplace`。
+            与 torch 相同，不把 `inplace` 传下去——尽管 `F.feature_alpha_dropout` 本身有
+            `inplace` 参数。所以 `FeatureAlphaDropout(inplace=True)` 也从不改写输入。
 
         === "English"
 
-            `inplace` is not passed on.
+            As in torch, `inplace` is not passed on — although `F.feature_alpha_dropout`
+            itself has an `inplace` argument. So `FeatureAlphaDropout(inplace=True)` never
+            overwrites its input.
 
         Args:
             input: Input `(N, C, *)`. / 输入 `(N, C, *)`。

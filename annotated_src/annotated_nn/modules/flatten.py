@@ -78,7 +78,7 @@ class Flatten(Module):
 
         === "English"
 
-            Same as `input.flatten(start_dim, end_dim)`.
+            Same as `input.flatten(start_dim, end_dim)`; no copy when a view can be returned.
 
         Args:
             input: Any tensor. / 任意张量。
@@ -86,6 +86,10 @@ class Flatten(Module):
         Returns:
             The flattened tensor. / 展平后的张量。
         """
+        # 中: 默认范围 `1..-1` 保留第 0 维（批次维）；`Tensor.flatten` 能返回视图时不拷贝，
+        # 中: 例如输入是连续的时候。
+        # EN: The default range `1..-1` keeps dimension 0 (the batch); `Tensor.flatten` returns a
+        # EN: view without copying when it can, e.g. for a contiguous input.
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
@@ -158,6 +162,10 @@ class Unflatten(Module):
         Raises:
             TypeError: `unflattened_size` is not a tuple/list of ints. / `unflattened_size` 不是由 int 组成的 tuple/list。
         """
+        # 中: 先校验再保存：失败时 `dim` 与 `unflattened_size` 都不会留下。`dim` 不检查，
+        # 中: 越界要到 `forward` 中由 `Tensor.unflatten` 报告。
+        # EN: Check, then store: a failure leaves neither `dim` nor `unflattened_size` behind. `dim`
+        # EN: is not checked; out of range, it fails in `forward`, from `Tensor.unflatten`.
         super().__init__()
         self._require_tuple_int(unflattened_size)
         self.dim = dim
@@ -182,6 +190,10 @@ class Unflatten(Module):
         Raises:
             TypeError: Wrong container or element type. / 容器或元素类型不对。
         """
+        # 中: 容器是 tuple 或 list 时逐个检查元素，报出第一个非 int 元素的类型与下标；
+        # 中: `torch.Size` 是 tuple 的子类，也能通过。
+        # EN: For a tuple or list, check each element and report the first non-int one's type and
+        # EN: index; `torch.Size` subclasses tuple and passes too.
         if isinstance(input, (tuple, list)):
             for idx, elem in enumerate(input):
                 if not isinstance(elem, int):
@@ -190,6 +202,9 @@ class Unflatten(Module):
                         + f"but found element of type {type(elem).__name__} at pos {idx}"
                     )
             return
+        # 中: 其他任何值（包括单个 int）一律拒绝。两种报错文本都与 torch 相同（注意前一条少了 "a"）。
+        # EN: Anything else (a lone int included) is refused. Both messages are torch's (note that
+        # EN: the first one lacks an "a").
         raise TypeError(
             f"unflattened_size must be a tuple of ints, but found type {type(input).__name__}"
         )
@@ -212,6 +227,9 @@ class Unflatten(Module):
         Returns:
             The reshaped tensor. / 变形后的张量。
         """
+        # 中: `Tensor.unflatten` 能返回视图时不拷贝；`unflattened_size` 里的一个 `-1` 由该维大小推断。
+        # EN: `Tensor.unflatten` returns a view when it can; one `-1` in `unflattened_size` is
+        # EN: inferred from the dimension's size.
         return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:

@@ -90,6 +90,10 @@ class Fold(Module):
             padding: Implicit zero padding on both sides. / 两侧的隐式零填充。
             stride: Step of the sliding blocks. / 滑动块的步长。
         """
+        # 中: 原样保存：`F.fold` 在每次调用时才用 `_pair` 把五项规整成 2 元 tuple，交给只处理二维图像的
+        # 中: `col2im` 内核。
+        # EN: Stored as given: at every call `F.fold` normalizes the five with `_pair` into 2-tuples
+        # EN: for the `col2im` kernel, which handles 2-D images only.
         super().__init__()
         self.output_size = output_size
         self.kernel_size = kernel_size
@@ -114,6 +118,11 @@ class Fold(Module):
         Returns:
             Image `(N, C, *output_size)`. / 图像 `(N, C, *output_size)`。
         """
+        # 中: 输入的最后一维 `L` 必须等于按 `output_size` 等五项算出的窗口数，否则 `col2im` 报 `RuntimeError`；
+        # 中: 也接受无批次的二维输入 `(C·∏kernel_size, L)`（已实测）。
+        # EN: The input's last dimension `L` must equal the number of windows implied by the five
+        # EN: settings, else `col2im` raises `RuntimeError`; an unbatched 2-D input
+        # EN: `(C·∏kernel_size, L)` works too (checked by running it).
         return F.fold(
             input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride
         )
@@ -189,6 +198,9 @@ class Unfold(Module):
             padding: Implicit zero padding on both sides. / 两侧的隐式零填充。
             stride: Step of the sliding blocks. / 滑动块的步长。
         """
+        # 中: 与 `Fold` 相同，原样保存；`F.unfold` 每次调用时用 `_pair` 规整后交给 `im2col` 内核。
+        # EN: As in `Fold`, stored as given; `F.unfold` normalizes them with `_pair` for the
+        # EN: `im2col` kernel at every call.
         super().__init__()
         self.kernel_size = kernel_size
         self.dilation = dilation
@@ -212,6 +224,9 @@ class Unfold(Module):
         Returns:
             Columns `(N, C·∏kernel_size, L)`. / 列张量 `(N, C·∏kernel_size, L)`。
         """
+        # 中: 输出 `(N, C·∏kernel_size, L)`；重叠的窗口各自复制一份元素，所以输出可能比输入大得多。
+        # EN: Output `(N, C·∏kernel_size, L)`; overlapping windows each copy their elements, so the
+        # EN: output can be much larger than the input.
         return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
     def extra_repr(self) -> str:

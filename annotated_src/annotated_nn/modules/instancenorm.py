@@ -46,14 +46,17 @@ class _InstanceNorm(_NormBase):
 
         子类只规定两件事：合法的输入维数（`_check_input_dim`）和“无批次维时的维数”
         （`_get_no_batch_dim`）。无批次的输入先补一个批次维，算完再去掉。
-        `num_features` 只有在 `affine=True` 时才真正被用到；不匹配时 `affine=True` 报错，否则只警告。
+        `num_features` 只决定参数和缓冲区的长度；通道数不匹配时 `affine=True` 直接报错，否则只警告
+        （但若 `track_running_stats=True`，随后内核仍会因缓冲区长度不对而报错）。
 
     === "English"
 
         Subclasses fix only two things: the allowed input ranks (`_check_input_dim`) and the
         rank of an unbatched input (`_get_no_batch_dim`). Unbatched input gets a batch
-        dimension added before the kernel and removed after it. `num_features` is only
-        really used with `affine=True`; a mismatch raises then, and only warns otherwise.
+        dimension added before the kernel and removed after it. `num_features` only sets
+        the length of the parameters and buffers; a channel mismatch raises with
+        `affine=True` and only warns otherwise (but with `track_running_stats=True` the
+        kernel then fails anyway on the buffers' length).
 
     Args:
         num_features: Number of channels `C`. / 通道数 `C`。
@@ -160,15 +163,17 @@ class _InstanceNorm(_NormBase):
         === "中文"
 
             `use_input_stats` 在训练模式或不维护滑动统计量时为 True，也就是只有“评估模式且
-            `track_running_stats=True`”才使用缓冲区里的统计量。`momentum=None` 传为 0.0：
-            实例归一化的内核不支持 BatchNorm 那样的累计平均。
+            `track_running_stats=True`”才使用缓冲区里的统计量。`momentum=None` 传为 0.0，
+            于是滑动统计量永远停在初值：这里没有 BatchNorm 那样的累计平均，实例归一化也从不
+            增加 `num_batches_tracked`。
 
         === "English"
 
             `use_input_stats` is True in training mode or when no running statistics are
             kept, so only evaluation mode with `track_running_stats=True` uses the buffers'
-            statistics. `momentum=None` is passed as 0.0: the instance-norm kernel has no
-            cumulative average like BatchNorm's.
+            statistics. `momentum=None` is passed as 0.0, so the running statistics stay at
+            their initial values forever: there is no cumulative average like BatchNorm's, and
+            instance norm never increments `num_batches_tracked`.
 
         Args:
             input: Batched input. / 带批次维的输入。
@@ -176,13 +181,23 @@ class _InstanceNorm(_NormBase):
         Returns:
             The normalized tensor. / 归一化后的张量。
         """
+        # 中: 与 BatchNorm 不同，缓冲区总是原样传入
+        # 中: （以 `track_running_stats=False` 构造时它们就是 None）；
+        # 中: 训练模式且有缓冲区时，内核按 momentum 就地更新它们。
+        # EN: Unlike BatchNorm, the buffers are always passed as they are (None when built with
+        # EN: `track_running_stats=False`); in training mode with buffers, the kernel updates them
+        # EN: in place by momentum.
         return F.instance_norm(
             input,
             self.running_mean,
             self.running_var,
             self.weight,
             self.bias,
+            # 中: `use_input_stats`：只有“评估且跟踪”才改用缓冲区里的统计量。
+            # EN: `use_input_stats`: only "evaluation with tracking" switches to the buffers.
             self.training or not self.track_running_stats,
+            # 中: None 变成 0.0：滑动统计量不再变化，也没有累计平均。
+            # EN: None becomes 0.0: the running statistics stop changing; no cumulative average.
             self.momentum if self.momentum is not None else 0.0,
             self.eps,
         )
@@ -200,18 +215,22 @@ class _InstanceNorm(_NormBase):
         r"""Reject running-stat keys from pre-0.4 checkpoints when they are not tracked, then load. / 不维护滑动统计量时拒绝 0.4 之前检查点里的相应键，再加载。
         === "中文"
 
-            没有 `version` 元数据的检查点来自 0.4.0 之前，那时实例归一化默认保存 `running_mean`/
+            没有 `version` 元数据的检查点被当作 0.4.0 之前的（没有 `_metadata` 的普通 `dict`
+            也算），那时实例归一化默认保存 `running_mean`/
             `running_var`。若本模块 `track_running_stats=False`，这些键会先被记成一条错误信息
-            （说明原因和两种解决办法），再从调用者传入的 `state_dict` 中删除，剩下的交给
+            （说明原因和两种解决办法；它进入 `error_msgs`，所以 `strict=False` 也会报错），
+            再从传入的 `state_dict`（`load_state_dict` 自己的副本）中删除，剩下的交给
             [`_NormBase._load_from_state_dict`][annotated_nn.modules.batchnorm._NormBase._load_from_state_dict]。
 
         === "English"
 
-            A checkpoint without `version` metadata predates 0.4.0, when instance norm saved
+            A checkpoint without `version` metadata is taken to predate 0.4.0 (a plain `dict`
+            without `_metadata` counts too), when instance norm saved
             `running_mean`/`running_var` by default. If this module has
             `track_running_stats=False`, those keys are first recorded in one error message
-            (explaining why and the two ways out) and then deleted from the caller's
-            `state_dict`; the rest goes to
+            (explaining why and the two ways out; it goes into `error_msgs`, so even
+            `strict=False` fails) and then deleted from the `state_dict` passed in
+            (`load_state_dict`'s own copy); the rest goes to
             [`_NormBase._load_from_state_dict`][annotated_nn.modules.batchnorm._NormBase._load_from_state_dict].
 
         Args:
@@ -223,6 +242,12 @@ class _InstanceNorm(_NormBase):
             unexpected_keys: List collecting unexpected keys. / 收集多余键的列表。
             error_msgs: List collecting error messages. / 收集错误信息的列表。
         """
+        # 中: 只检查没有版本号的状态字典：带版本号的状态字典若来自不跟踪的实例归一化，
+        # 中: 本来就没有这些键（值为 None 的缓冲区不会被保存）。
+        # 中: 跟踪统计量的模块需要这些键，不做处理。
+        # EN: Only a state_dict without a version is checked: a versioned one saved from an
+        # EN: untracked instance norm cannot hold these keys (None buffers are not saved). A module
+        # EN: that tracks statistics needs the keys, so it is left alone.
         version = local_metadata.get("version", None)
         if version is None and not self.track_running_stats:
             found = [
@@ -230,19 +255,37 @@ class _InstanceNorm(_NormBase):
                 for name in ("running_mean", "running_var")
                 if prefix + name in state_dict
             ]
+            # 中: 找到的键加上引号、用 " and " 连接，
+            # 中: 类名取实际的子类名（如 `InstanceNorm2d`）。
+            # EN: The keys found are quoted and joined by " and "; the class name is the actual
+            # EN: subclass (e.g. `InstanceNorm2d`).
             if found:
                 names = " and ".join(f'"{key}"' for key in found)
                 klass = self.__class__.__name__
+                # 中: 错误信息逐字与 torch 相同：
+                # 中: 先说明 0.4.0 起默认不跟踪统计量。
+                # EN: The error text is torch's word for word: first, that tracking is off by
+                # EN: default since 0.4.0.
                 error_msgs.append(
                     f"Unexpected running stats buffer(s) {names} for {klass} with "
                     "track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
                     f"this may be expected because {klass} does not track running stats by default "
+                    # 中: 然后给出两种解决办法：删掉这些键，或打开 `track_running_stats`。
+                    # EN: Then the two ways out: drop the keys, or turn on `track_running_stats`.
                     "since 0.4.0. Please remove these keys from state_dict. If the running stats are "
                     f"actually needed, instead set track_running_stats=True in {klass} to enable "
                     f"them. See the documentation of {klass} for details."
                 )
+                # 中: 删掉这些键，`Module` 就不会在 `strict=True` 时再把它们报成多余键：
+                # 中: 用户只看到上面这一条说明原因的信息。
+                # EN: With the keys removed, `Module` does not report them again as unexpected
+                # EN: under `strict=True`: the user sees only the explanatory message above.
                 for key in found:
                     state_dict.pop(key)
+        # 中: 接着是 `_NormBase` 的计数器迁移（只在跟踪时起作用）
+        # 中: 和通常的加载。
+        # EN: Next come `_NormBase`'s counter migration (active only when tracking) and the usual
+        # EN: load.
         super()._load_from_state_dict(
             state_dict,
             prefix,
@@ -250,6 +293,10 @@ class _InstanceNorm(_NormBase):
             strict,
             missing_keys,
             unexpected_keys,
+            # 中: `error_msgs` 里可能已有上面那条信息；只要它非空，`load_state_dict` 就会抛出
+            # 中: RuntimeError，与 `strict` 无关。
+            # EN: `error_msgs` may already hold the message above; whenever it is non-empty,
+            # EN: `load_state_dict` raises RuntimeError, whatever `strict` says.
             error_msgs,
         )
 
@@ -259,15 +306,18 @@ class _InstanceNorm(_NormBase):
 
             通道维是倒数第 `_get_no_batch_dim()` 维，因此有无批次维都能找对。通道数不等于
             `num_features` 时：`affine=True` 会抛出 `ValueError`（参数形状对不上）；
-            `affine=False` 只发出 `UserWarning`，因为此时 `num_features` 根本没有被用到。
+            `affine=False` 只发出 `UserWarning`，因为没有参数需要对上——但若
+            `track_running_stats=True`，缓冲区的长度对不上，随后 `F.instance_norm` 会抛出
+            `RuntimeError`。
 
         === "English"
 
             The channel dimension is found counting `_get_no_batch_dim()` from the end, so
             it is right with or without a batch dimension. When the channel count differs
             from `num_features`, `affine=True` raises `ValueError` (the parameter shapes
-            would not fit) while `affine=False` only warns with `UserWarning`, since
-            `num_features` is then not used at all.
+            would not fit) while `affine=False` only warns with `UserWarning`, as there is no
+            parameter to fit — but with `track_running_stats=True` the buffers' length does
+            not fit, and `F.instance_norm` then raises `RuntimeError`.
 
         Args:
             input: Batched or unbatched input. / 有或无批次维的输入。
@@ -278,15 +328,31 @@ class _InstanceNorm(_NormBase):
         Raises:
             ValueError: Wrong rank, or channel mismatch with `affine=True`. / 维数不对，或 `affine=True` 时通道数不匹配。
         """
+        # 中: 先查维数：每个子类接受“无批次”和“有批次”
+        # 中: 两种维数（例如 1d 接受 2 维和 3 维）。
+        # EN: Rank first: each subclass accepts an unbatched and a batched rank (e.g. 2D and 3D for
+        # EN: 1d).
         self._check_input_dim(input)
 
+        # 中: 通道维 = 总维数 − 无批次维数：有批次时是第 1 维，无批次时是第 0 维。
+        # EN: Channel dim = rank − unbatched rank: dimension 1 when batched, 0 when unbatched.
         feature_dim = input.dim() - self._get_no_batch_dim()
         if input.size(feature_dim) != self.num_features:
+            # 中: 有仿射参数时形状必然对不上，
+            # 中: 立刻报错，信息与 torch 相同。
+            # EN: With affine parameters the shapes cannot fit, so it raises at once with torch's
+            # EN: message.
             if self.affine:
                 raise ValueError(
                     f"expected input's size at dim={feature_dim} to match num_features"
                     f" ({self.num_features}), but got: {input.size(feature_dim)}."
                 )
+            # 中: 否则只警告，文字照搬 torch（尽管 `num_features`
+            # 中: 是必填参数，“不传”其实做不到）。`stacklevel=2` 与 torch 相同，
+            # 中: 指向的是 `Module` 的调用包装而不是用户代码。
+            # EN: Otherwise only a warning, with torch's text (though `num_features` is required,
+            # EN: so "not passing" it is not possible). `stacklevel=2`, as in torch, points at
+            # EN: `Module`'s call wrapper, not at user code.
             else:
                 warnings.warn(
                     f"input's size at dim={feature_dim} does not match num_features. "
@@ -295,6 +361,10 @@ class _InstanceNorm(_NormBase):
                     stacklevel=2,
                 )
 
+        # 中: 无批次输入临时补一个批次维，
+        # 中: 因为内核总把第 0 维当作批次维 `(N, C, *)`。
+        # EN: Unbatched input gets a temporary batch dimension, since the kernel always reads
+        # EN: dimension 0 as the batch, `(N, C, *)`.
         if input.dim() == self._get_no_batch_dim():
             return self._handle_no_batch_input(input)
 

@@ -85,7 +85,7 @@ class _LazyProtocol(Protocol):
         unexpected_keys,
         error_msgs,
     ):
-        r"""The mixin's load pre-hook. / mixin 的加载前钩子。
+        r"""The mixin's load pre-hook. / mixin 的加载预钩子。
 
         === "中文"
 
@@ -120,7 +120,7 @@ class _LazyProtocol(Protocol):
         ...
 
     def _infer_parameters(self, module, input):
-        r"""The mixin's forward pre-hook. / mixin 的前向传播前钩子。
+        r"""The mixin's forward pre-hook. / mixin 的前向预钩子。
 
         === "中文"
 
@@ -180,7 +180,7 @@ class _LazyProtocol(Protocol):
 
     @property
     def _load_hook(self):
-        r"""Handle of the load pre-hook. / 加载前钩子的句柄。
+        r"""Handle of the load pre-hook. / 加载预钩子的句柄。
 
         === "中文"
 
@@ -194,7 +194,7 @@ class _LazyProtocol(Protocol):
 
     @property
     def _initialize_hook(self):
-        r"""Handle of the forward pre-hook. / 前向传播前钩子的句柄。
+        r"""Handle of the forward pre-hook. / 前向预钩子的句柄。
 
         === "中文"
 
@@ -245,8 +245,8 @@ class LazyModuleMixin:
     Note: Note [Lazy module lifecycle] 惰性模块的生命周期
         === "中文"
 
-            1. 构造：`__init__` 注册两个钩子——状态字典加载前钩子 `_lazy_load_hook`
-               与带关键字参数的前向传播前钩子 `_infer_parameters`，句柄存入
+            1. 构造：`__init__` 注册两个钩子——状态字典加载预钩子 `_lazy_load_hook`
+               与带关键字参数的前向预钩子 `_infer_parameters`，句柄存入
                `_load_hook` / `_initialize_hook`。
             2. 物化之前：`state_dict()` 原样保存未初始化的参数；`load_state_dict()` 若遇到
                真实张量，`_lazy_load_hook` 会先按其形状物化参数，随后的正常加载再拷贝数值。
@@ -288,7 +288,7 @@ class LazyModuleMixin:
         === "中文"
 
             `super().__init__` 沿 MRO 走到真正的层（如 `Linear.__init__(0, 0, False)`），
-            之后才注册钩子，因为钩子字典由 `Module.__init__` 创建。前向传播前钩子用
+            之后才注册钩子，因为钩子字典由 `Module.__init__` 创建。前向预钩子用
             `with_kwargs=True` 注册，使 `initialize_parameters` 也能看到关键字参数。
 
         === "English"
@@ -302,8 +302,26 @@ class LazyModuleMixin:
             *args: Passed on to the next `__init__` in the MRO. / 传给 MRO 中下一个 `__init__`。
             **kwargs: Passed on likewise. / 同样向后传递。
         """
+        # 中: 先让 MRO 中的真正层建好自己（占位参数也在这里创建），
+        # 中: 钩子字典此时才存在。
+        # EN: Let the real layer further along the MRO build itself first (its placeholders
+        # EN: included); only then do the hook dicts exist.
         super().__init__(*args, **kwargs)  # type: ignore[misc]
+        # 中: 状态字典加载预钩子：本模块的 `_load_from_state_dict`
+        # 中: 在拷贝数值之前调用它。句柄存成普通属性（不是张量或模块），
+        # 中: 只为日后 `_infer_parameters` 能移除它。
+        # EN: The state-dict load pre-hook: this module's `_load_from_state_dict` calls it before
+        # EN: copying any value. The handle is kept as a plain attribute (neither tensor nor
+        # EN: module), only so that `_infer_parameters` can remove it later.
         self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
+        # 中: 前向预钩子在构造时注册，
+        # 中: 所以排在本模块其他前向预钩子之前（`prepend=True` 的除外，
+        # 中: 全局前向预钩子也更早运行，它们看到的仍是未初始化参数）；
+        # 中: 之后注册的普通预钩子看到的已是物化后的参数。
+        # EN: The forward pre-hook is registered at construction, so it runs before this module's
+        # EN: other forward pre-hooks (except `prepend=True` ones; global forward pre-hooks run
+        # EN: earlier too, and they still see uninitialized parameters); pre-hooks registered
+        # EN: later the ordinary way already see materialized parameters.
         self._initialize_hook = self.register_forward_pre_hook(
             self._infer_parameters, with_kwargs=True
         )
@@ -329,11 +347,19 @@ class LazyModuleMixin:
             prefix: Key prefix of this module. / 本模块的键前缀。
             keep_vars: Keep autograd history instead of detaching. / 是否保留计算图而不 detach。
         """
+        # 中: 参数：物化过的照常 `detach()`；占位张量的 `detach` 会被
+        # 中: `__torch_function__` 拒绝（ValueError），所以原样放入，
+        # 中: 状态字典里就是 `UninitializedParameter` 对象本身。
+        # EN: Parameters: materialized ones are `detach()`ed as usual; a placeholder's `detach`
+        # EN: would be refused by `__torch_function__` (ValueError), so it goes in as is, and the
+        # EN: state dict holds the `UninitializedParameter` object itself.
         for name, param in self._parameters.items():
             if param is not None:
                 if not (is_lazy(param) or keep_vars):
                     param = param.detach()
                 destination[prefix + name] = param
+        # 中: 缓冲区同理，但跳过非持久的，与 `Module._save_to_state_dict` 一致。
+        # EN: Buffers likewise, skipping non-persistent ones, as `Module._save_to_state_dict` does.
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 if not (is_lazy(buf) or keep_vars):
@@ -355,10 +381,10 @@ class LazyModuleMixin:
         === "中文"
 
             `_load_from_state_dict` 会把加载的张量拷进已有参数，而未初始化参数没有形状，
-            拷不进去。这个加载前钩子先查看状态字典：若本模块的某个参数/缓冲区仍未初始化，
+            拷不进去。这个加载预钩子先查看状态字典：若本模块的某个参数/缓冲区仍未初始化，
             而加载来的对应值是真实张量，就按它的形状物化（不填写数值，不调用
             `reset_parameters`）。随后正常的加载流程再拷贝数值。
-            注意它不移除前向传播前钩子：第一次前向传播时才换类。
+            注意它不移除前向预钩子：第一次前向传播时才换类。
 
         === "English"
 
@@ -378,14 +404,32 @@ class LazyModuleMixin:
             unexpected_keys: List of unexpected keys (unused). / 多余键列表（未使用）。
             error_msgs: List of error messages (unused). / 错误信息列表（未使用）。
         """
+        # 中: 只看本模块自己的条目（键为 prefix + 名字）；子模块各有自己的加载预钩子。缺失的键
+        # 中: 留给正常的加载流程去报告。
+        # EN: Only this module's own entries (keys prefix + name); submodules have their own load
+        # EN: pre-hooks. Missing keys are left for the ordinary load to report.
         for name, param in itertools.chain(self._parameters.items(), self._buffers.items()):
             key = prefix + name
             if key in state_dict and param is not None:
                 input_param = state_dict[key]
+                # 中: 已物化的参数什么也不做，
+                # 中: 形状检查交给 `_load_from_state_dict`。
+                # EN: A materialized parameter needs nothing; the shape check is left to
+                # EN: `_load_from_state_dict`.
                 if is_lazy(param):
                     # 中: 加载来的值若本身也是未初始化的（保存的是惰性模块），就保持惰性。
                     # EN: If the loaded value is uninitialized too (a saved lazy module), stay lazy.
                     if not is_lazy(input_param):
+                        # 中: 只取形状：设备与 dtype 沿用占位张量的，
+                        # 中: 数值随后由正常加载拷入（`copy_` 会转换类型）。
+                        # 中: 模块的类不变，前向预钩子仍在；第一次前向传播时，
+                        # 中: 内置惰性层的 `initialize_parameters` 发现已无占位参数，
+                        # 中: 就不会再重置这些数值。
+                        # EN: Only the shape is taken: device and dtype stay the placeholder's, and
+                        # EN: the ordinary load copies the values in next (`copy_` converts). The
+                        # EN: class stays and so does the forward pre-hook; on the first forward
+                        # EN: pass the built-in lazy layers' `initialize_parameters` finds no
+                        # EN: placeholder left and does not reset these values.
                         with torch.no_grad():
                             param.materialize(input_param.shape)
 
@@ -436,7 +480,7 @@ class LazyModuleMixin:
         return False
 
     def _infer_parameters(self: _LazyProtocol, module, args, kwargs=None):
-        r"""Forward pre-hook: materialize, verify, unhook, and switch class. / 前向传播前钩子：物化、校验、摘除钩子并换类。
+        r"""Forward pre-hook: materialize, verify, unhook, and switch class. / 前向预钩子：物化、校验、摘除钩子并换类。
 
         === "中文"
 
@@ -460,40 +504,74 @@ class LazyModuleMixin:
         Raises:
             RuntimeError: `initialize_parameters` left something uninitialized. / `initialize_parameters` 之后仍有未初始化条目。
         """
+        # 中: 把第一次调用的输入原样交给子类推断形状；
+        # 中: 它负责物化并初始化数值。
+        # EN: The first call's inputs go unchanged to the subclass, which infers the shapes,
+        # EN: materializes and initializes the values.
         kwargs = kwargs if kwargs else {}
         module.initialize_parameters(*args, **kwargs)
+        # 中: 只检查本模块自己的参数与缓冲区；漏掉任何一个都在这里报错，
+        # 中: 而不是留到前向计算里撞上 `__torch_function__` 的 ValueError。
+        # 中: 报错文字与 torch 相同。
+        # EN: Only this module's own parameters and buffers are checked; any one left over fails
+        # EN: here rather than later in the forward computation with `__torch_function__`'s
+        # EN: ValueError. The error text is torch's.
         if module.has_uninitialized_params():
             raise RuntimeError(f"module {self._get_name()} has not been fully initialized")
         # 中: 钩子只需运行一次：摘除两个钩子并删掉句柄属性，
-        # 中: 换类之后的对象与普通层毫无区别。
+        # 中: 换类之后的对象与普通层毫无区别。在钩子内部移除自己是安全的：
+        # 中: `_call_impl` 遍历的是钩子字典的快照，
+        # 中: 本次调用中排在后面的预钩子照常运行。
         # EN: The hooks are needed once: remove both and delete the handles,
-        # EN: so that after the class switch the object is just a plain layer.
+        # EN: so that after the class switch the object is just a plain layer. Removing itself
+        # EN: from inside the hook is safe: `_call_impl` iterates over a snapshot of the hook
+        # EN: dicts, and the pre-hooks after it still run on this call.
         module._initialize_hook.remove()
         module._load_hook.remove()
         delattr(module, "_initialize_hook")
         delattr(module, "_load_hook")
+        # 中: 换类只改 `__class__`，对象身份、
+        # 中: `__dict__` 与参数都不变，外部持有的引用仍有效。
+        # 中: 本次调用的 `forward` 在预钩子之前就已取出，所以仍来自惰性类；
+        # 中: 内置惰性层与目标类共用同一个 `forward`，结果没有差别。
+        # 中: `cls_to_become` 为 None 时保持惰性类。
+        # EN: The switch changes only `__class__`: identity, `__dict__` and parameters stay, and
+        # EN: outside references remain valid. This call's `forward` was looked up before the
+        # EN: pre-hooks, so it still comes from the lazy class; built-in lazy layers share their
+        # EN: `forward` with the target class, so nothing differs. A None `cls_to_become` keeps
+        # EN: the lazy class.
         if module.cls_to_become is not None:
             module.__class__ = module.cls_to_become
 
     def _replicate_for_data_parallel(self: _LazyProtocol):
-        r"""Refuse to be replicated by `DataParallel` while uninitialized. / 未初始化时拒绝被 `DataParallel` 复制。
+        r"""Refuse to be replicated by `DataParallel` while the class is still lazy. / 类仍是惰性类时拒绝被 `DataParallel` 复制。
 
         === "中文"
 
-            `DataParallel` 在每次前向传播时复制模块；未物化的参数无法复制，所以要求
-            先做一次试运行。物化并换类后，此方法随 `cls_to_become` 一起消失，
-            复制恢复为 `Module` 的默认行为。
+            `DataParallel` 在使用两个及以上设备时，每次前向传播都复制模块；未物化的参数无法复制，
+            所以要求先做一次试运行（没有设备或只有一个设备时它直接调用模块，不复制，惰性初始化
+            照常发生）。物化并换成 `cls_to_become` 后，此方法随惰性类一起消失，复制恢复为
+            `Module` 的默认行为。`cls_to_become` 为 None 的惰性类不换类，初始化之后仍会报这个错。
 
         === "English"
 
-            `DataParallel` replicates the module on every forward pass; unmaterialized parameters
-            cannot be replicated, so a dry run is required first. After materialization and the
-            class switch this method is gone with the lazy class, and replication falls back to
-            `Module`'s default.
+            `DataParallel` with two or more devices replicates the module on every forward pass;
+            unmaterialized parameters cannot be replicated, so a dry run is required first (with
+            no device or a single one it calls the module directly, without replicating, and lazy
+            initialization happens as usual). After materialization and the switch to
+            `cls_to_become` this method is gone with the lazy class, and replication falls back to
+            `Module`'s default. A lazy class whose `cls_to_become` is None keeps its class and
+            still raises this error after initialization.
 
         Raises:
             RuntimeError: Always. / 总是抛出。
         """
+        # 中: 无条件报错，不检查参数是否已物化：只要对象还是惰性类就到这里。
+        # 中: `replicate` 对树中每个模块都调用本方法，
+        # 中: 所以嵌套在深处的惰性层同样让复制无法完成。文字与 torch 相同。
+        # EN: It raises unconditionally, without checking whether the parameters are materialized:
+        # EN: being of the lazy class is enough. `replicate` calls this on every module of the
+        # EN: tree, so a lazy layer nested deep inside stops replication too. The text is torch's.
         raise RuntimeError(
             "Modules with uninitialized parameters can't be used with `DataParallel`. "
             "Run a dummy forward pass to correctly initialize the modules"

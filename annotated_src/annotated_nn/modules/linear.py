@@ -189,17 +189,35 @@ class Linear(Module):
             device: Device for the parameters. / 参数所在设备。
             dtype: Dtype of the parameters. / 参数的数据类型。
         """
+        # 中: `factory_kwargs` 交给每一次 `torch.empty`，参数一创建就在目标设备上、是目标数据类型；
+        # 中: 在 meta 设备上只记录形状，不分配内存。
+        # EN: `factory_kwargs` go to every `torch.empty`, so the parameters are created on the
+        # EN: target device with the target dtype; on the meta device only the shape is recorded,
+        # EN: no memory.
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        # 中: 尺寸存为普通属性，`extra_repr` 读取它们；`__constants__` 也列出它们，供 TorchScript 当作常量。
+        # EN: The sizes are plain attributes that `extra_repr` reads; `__constants__` lists them
+        # EN: too, so TorchScript treats them as constants.
         self.in_features = in_features
         self.out_features = out_features
+        # 中: 形状 `(out_features, in_features)`，因此 `F.linear` 计算 `x @ W^T`。`torch.empty` 只分配、不填值，
+        # 中: 数值由末尾的 `reset_parameters` 写入。
+        # EN: Shape `(out_features, in_features)`, hence `x @ W^T` in `F.linear`. `torch.empty` only
+        # EN: allocates; the values are written by `reset_parameters` at the end.
         self.weight = Parameter(torch.empty((out_features, in_features), **factory_kwargs))
         if bias:
             self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
         else:
             # 中: 登记一个 None 参数，使 `self.bias` 总能访问（值为 None），forward 无需分支。
-            # EN: Register a None parameter so `self.bias` always exists (as None) and forward needs no branch.
+            # EN: Register a None parameter so `self.bias` always exists (as None) and forward needs
+            # EN: no branch.
             self.register_parameter("bias", None)
+        # 中: 初始化放在最后，此时两个参数都已登记。调用走的是 `self.reset_parameters`，所以子类可以重写它：
+        # 中: `LazyLinear` 就借此在构造期间跳过初始化。
+        # EN: Initialization comes last, once both parameters are registered. The call goes through
+        # EN: `self.reset_parameters`, so a subclass can override it: `LazyLinear` uses this to skip
+        # EN: initialization during construction.
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -217,9 +235,18 @@ class Linear(Module):
             consumed; matching torch's order is what gives bit-identical weights for one seed.
             With `fan_in` 0 (`in_features=0`) the bound is 0, avoiding a division by zero.
         """
-        # 中: 上界化简为 1/sqrt(in_features)，见 Note [Why a=sqrt(5)]。
-        # EN: The bound works out to 1/sqrt(in_features); see Note [Why a=sqrt(5)].
+        # 中: 权重：上界 `gain * sqrt(3 / fan_in)` 在 `a=sqrt(5)` 时化简为 1/sqrt(in_features)，
+        # 中: 见 Note [Why a=sqrt(5)]。`in_features=0` 时权重没有元素，`kaiming_uniform_` 只发出
+        # 中: "Initializing zero-element tensors is a no-op" 警告。
+        # EN: Weight: the bound `gain * sqrt(3 / fan_in)` works out to 1/sqrt(in_features) with
+        # EN: `a=sqrt(5)`; see Note [Why a=sqrt(5)]. With `in_features=0` the weight has no elements
+        # EN: and `kaiming_uniform_` only warns "Initializing zero-element tensors is a no-op".
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        # 中: 偏置用同一个上界 1/sqrt(fan_in)，fan_in 由权重形状算出（即 `weight.size(1)` = `in_features`）。
+        # 中: fan_in 为 0 时上界取 0，偏置全为 0，而不是除以零。
+        # EN: The bias takes the same bound 1/sqrt(fan_in), with fan_in computed from the weight's
+        # EN: shape (`weight.size(1)`, i.e. `in_features`). A fan_in of 0 gives the bound 0, so an
+        # EN: all-zero bias instead of a division by zero.
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
@@ -243,6 +270,9 @@ class Linear(Module):
         Returns:
             Tensor of shape `(*, out_features)`. / 形状为 `(*, out_features)` 的张量。
         """
+        # 中: 参数在每次调用时才从模块上读取，所以构造后替换的 `self.weight`/`self.bias` 会立即生效。
+        # EN: The parameters are read from the module at every call, so a `self.weight`/`self.bias`
+        # EN: replaced after construction takes effect at once.
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
@@ -276,7 +306,7 @@ class NonDynamicallyQuantizableLinear(Linear):
         Behaves exactly like `Linear`; only the class name differs. `MultiheadAttention` uses it
         for its output projection, whose weight the attention kernel reads directly, so dynamic
         quantization must not swap it out; the separate class name lets quantization tools
-        recognise and skip it. Not exported at the top level of `torch.nn`.
+        recognize and skip it. Not exported at the top level of `torch.nn`.
 
     Args:
         in_features: Size of each input sample. / 每个输入样本的大小。
@@ -378,15 +408,24 @@ class Bilinear(Module):
             device: Device for the parameters. / 参数所在设备。
             dtype: Dtype of the parameters. / 参数的数据类型。
         """
+        # 中: 与 `Linear` 相同：参数直接建在 `device`/`dtype` 上；三个尺寸存为属性，供 `extra_repr` 读取。
+        # EN: As in `Linear`: parameters are created on `device`/`dtype`; the three sizes become
+        # EN: attributes that `extra_repr` reads.
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
+        # 中: 三维权重：`out_features` 个 `(in1_features, in2_features)` 矩阵叠在一起，第 k 个就是 `W_k`。
+        # EN: A 3-D weight: `out_features` matrices of shape `(in1_features, in2_features)` stacked,
+        # EN: the k-th one being `W_k`.
         self.weight = Parameter(
             torch.empty((out_features, in1_features, in2_features), **factory_kwargs)
         )
 
+        # 中: 偏置与 `Linear` 一样：要么 `(out_features,)`，要么登记 None 占位；最后统一初始化。
+        # EN: The bias is as in `Linear`: either `(out_features,)` or a registered None; then one
+        # EN: initialization for both.
         if bias:
             self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
         else:
@@ -410,10 +449,21 @@ class Bilinear(Module):
         Raises:
             ValueError: `in1_features <= 0`. / `in1_features <= 0`。
         """
+        # 中: 先拒绝 `in1_features <= 0`：0 会让下面的 `1 / sqrt` 除以零（`Linear` 则把上界退化为 0）。
+        # 中: 报错文本与 torch 相同。
+        # EN: Refuse `in1_features <= 0` first: 0 would divide by zero in `1 / sqrt` below (`Linear`
+        # EN: falls back to a bound of 0 instead). The message is torch's.
         if self.in1_features <= 0:
             raise ValueError(
                 f"in1_features must be > 0, but got (in1_features={self.in1_features})"
             )
+        # 中: 与 `Linear` 不同，这里不用 `kaiming_uniform_`：权重与偏置都直接取 `U(-b, b)`，
+        # 中: `b = 1/sqrt(weight.size(1))` = 1/sqrt(in1_features)。只有 `in1_features` 计入；
+        # 中: `_calculate_fan_in_and_fan_out` 对这个三维权重会给出 `in1_features * in2_features`。
+        # EN: Unlike `Linear`, no `kaiming_uniform_`: weight and bias are both drawn from `U(-b, b)`
+        # EN: with `b = 1/sqrt(weight.size(1))` = 1/sqrt(in1_features). Only `in1_features` counts;
+        # EN: `_calculate_fan_in_and_fan_out` would give `in1_features * in2_features` for this
+        # EN: 3-D weight.
         bound = 1 / math.sqrt(self.weight.size(1))
         init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:
@@ -437,6 +487,9 @@ class Bilinear(Module):
         Returns:
             Tensor `(*, out_features)`. / 张量 `(*, out_features)`。
         """
+        # 中: `F.bilinear` 对每个 k 计算 `x1^T W_k x2 + b_k`，一次调用得到全部 `out_features` 个输出。
+        # EN: `F.bilinear` computes `x1^T W_k x2 + b_k` for every k, all `out_features` outputs in
+        # EN: one call.
         return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self) -> str:
@@ -521,10 +574,22 @@ class LazyLinear(LazyModuleMixin, Linear):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         # 中: bias=False 是有意的：偏置占位稍后单独放入，不需要 Linear 为它分配内存。
-        # EN: bias=False on purpose: the bias placeholder is added below; Linear need not allocate one.
+        # 中: 调用经 `LazyModuleMixin.__init__` 到达 `Linear.__init__`，之后 mixin 才注册它的两个钩子。
+        # EN: bias=False on purpose: the bias placeholder is added below; Linear need not allocate
+        # EN: one. The call reaches `Linear.__init__` through `LazyModuleMixin.__init__`, which
+        # EN: registers its two hooks afterwards.
         super().__init__(0, 0, False)
+        # 中: 用占位参数替换 `(0, 0)` 的空权重：它只记住 `device`/`dtype`，形状等第一次前向传播再定。
+        # EN: A placeholder replaces the empty `(0, 0)` weight: it only remembers `device`/`dtype`;
+        # EN: the shape is decided on the first forward pass.
         self.weight = UninitializedParameter(**factory_kwargs)
+        # 中: `Linear.__init__` 存的是 0，这里换成真正的 `out_features`；`in_features` 保持 0，表示"尚未推断"。
+        # EN: `Linear.__init__` stored 0; the real `out_features` goes in now. `in_features` stays
+        # EN: 0, meaning "not inferred yet".
         self.out_features = out_features
+        # 中: 要偏置时放入占位参数，替换 `register_parameter("bias", None)` 留下的 None。
+        # EN: If a bias is wanted, a placeholder replaces the None left by
+        # EN: `register_parameter("bias", None)`.
         if bias:
             self.bias = UninitializedParameter(**factory_kwargs)
 
@@ -541,6 +606,11 @@ class LazyLinear(LazyModuleMixin, Linear):
             `Linear.__init__` calls this during construction, when the parameters hold no real
             data, so it is skipped; once materialized it defers to `Linear.reset_parameters`.
         """
+        # 中: 两个条件各管一种情形：构造期间权重是 `(0, 0)` 的普通参数，`has_uninitialized_params()`
+        # 中: 为 False，只能靠 `in_features == 0` 跳过；物化之前被手动调用时，则靠前一个条件跳过。
+        # EN: Each condition covers one case: during construction the weight is an ordinary `(0, 0)`
+        # EN: parameter, so `has_uninitialized_params()` is False and only `in_features == 0` skips;
+        # EN: a manual call before materialization is skipped by the first condition.
         if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
 
@@ -566,15 +636,31 @@ class LazyLinear(LazyModuleMixin, Linear):
         Raises:
             AssertionError: A loaded weight disagrees with the input size. / 已加载的权重与输入尺寸不符。
         """
+        # 中: 由 `LazyModuleMixin` 的前向预钩子在第一次前向传播前调用。仍有占位参数时：`in_features` 取输入
+        # 中: 最后一维；`materialize` 按占位参数记下的 `device`/`dtype` 分配 `torch.empty` 并把它变成
+        # 中: `Parameter`；再由 `reset_parameters` 写入 `Linear` 的默认初始值。整段在 `no_grad` 中，不进计算图。
+        # EN: Called by `LazyModuleMixin`'s forward pre-hook before the first forward pass. While
+        # EN: placeholders remain: `in_features` is the input's last dimension; `materialize`
+        # EN: allocates `torch.empty` with the placeholder's `device`/`dtype` and turns it into a
+        # EN: `Parameter`; `reset_parameters` then writes `Linear`'s default values. All under
+        # EN: `no_grad`, so nothing enters the computation graph.
         if self.has_uninitialized_params():
             with torch.no_grad():
                 self.in_features = input.shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
+                # 中: 陷阱（torch 同样如此）：输入最后一维为 0 时 `in_features` 仍是 0，初始化被跳过，
+                # 中: 物化出的偏置保留 `torch.empty` 里的任意值。
+                # EN: Pitfall (torch behaves the same): an input whose last dimension is 0 leaves
+                # EN: `in_features` at 0, initialization is skipped, and the materialized bias keeps
+                # EN: whatever `torch.empty` held.
                 self.reset_parameters()
-        # 中: 参数由 load_state_dict 物化时 in_features 仍为 0，这里补上并核对。
-        # EN: When load_state_dict materialized the parameters, in_features is still 0: check and fill it.
+        # 中: 参数由 load_state_dict 物化时 in_features 仍为 0，这里补上并核对：输入最后一维必须等于
+        # 中: 已加载权重的最后一维，否则抛出 `AssertionError`（文本与 torch 相同）。
+        # EN: When load_state_dict materialized the parameters, in_features is still 0: check and
+        # EN: fill it. The input's last dimension must equal the loaded weight's last one, else an
+        # EN: `AssertionError` (torch's text) is raised.
         if self.in_features == 0:
             if input.shape[-1] != self.weight.shape[-1]:
                 raise AssertionError(

@@ -116,9 +116,22 @@ class _Loss(Module):
             reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
         """
         super().__init__()
+        # 中: 旧式路径：只要给了 `size_average` 或 `reduce` 之一（哪怕是 False），就交给 torch 的
+        # 中: `_Reduction.legacy_get_string` 换算，此时 `reduction` 参数被忽略，即使显式传了。
+        # 中: 它发出的是 UserWarning（“size_average and reduce args will be deprecated, please use
+        # 中: reduction='...' instead.”），`stacklevel=2` 指向这一行而不是用户代码。
+        # EN: Legacy path: once either `size_average` or `reduce` is given (even False), torch's
+        # EN: `_Reduction.legacy_get_string` converts them and the `reduction` argument is ignored,
+        # EN: even if passed explicitly. It emits a UserWarning ("size_average and reduce args
+        # EN: will be deprecated, please use reduction='...' instead."); `stacklevel=2` points at
+        # EN: this line, not at user code.
         if size_average is not None or reduce is not None:
             self.reduction: str = _Reduction.legacy_get_string(size_average, reduce)
         else:
+            # 中: 正常路径：原样保存、不做校验；非法字符串要到 `forward` 里的函数式接口才报
+            # 中: “... is not a valid value for reduction”。
+            # EN: Normal path: stored as is, unvalidated; an invalid string fails only in the
+            # EN: functional call inside `forward`, with "... is not a valid value for reduction".
             self.reduction = reduction
 
 
@@ -164,6 +177,15 @@ class _WeightedLoss(_Loss):
             reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
         """
         super().__init__(size_average, reduce, reduction)
+        # 中: 即使 `weight` 为 None 也登记：名字在 `_buffers` 里占好位置，`loss.weight` 读出 None，
+        # 中: 状态字典不包含它；之后赋一个张量就成为持久的缓冲区，随 `.to()` 迁移。登记的是用户传入
+        # 中: 的那个张量对象本身，不做拷贝。torch 在这里还写了仅供类型检查的注解
+        # 中: `self.weight: Tensor | None`，本库省略。
+        # EN: Registered even when `weight` is None: the name holds its slot in `_buffers`,
+        # EN: `loss.weight` reads None and the state_dict leaves it out; a tensor assigned later
+        # EN: becomes a persistent buffer that moves with `.to()`. The user's tensor object itself
+        # EN: is registered, not a copy. torch adds a typing-only annotation
+        # EN: `self.weight: Tensor | None` here, which this library leaves out.
         self.register_buffer("weight", weight)
 
 
@@ -271,6 +293,10 @@ class NLLLoss(_WeightedLoss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: `weight` 为 None 时各类别权重为 1。`"mean"` 除以的是未被忽略目标的权重之和，
+        # 中: 而不是样本个数。
+        # EN: With `weight=None` every class weighs 1. `"mean"` divides by the summed weights of
+        # EN: the targets not ignored, not by the number of samples.
         return F.nll_loss(
             input,
             target,
@@ -326,6 +352,11 @@ class NLLLoss2d(NLLLoss):
             reduce: Deprecated; see `_Loss`. / 已弃用；见 `_Loss`。
             reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
         """
+        # 中: `FutureWarning` 由类上的 `deprecated` 装饰器在 `__new__` 里发出，早于这里；这里只按
+        # 中: `NLLLoss` 的位置顺序原样转交五个参数。
+        # EN: The `FutureWarning` comes from the class's `deprecated` decorator, in `__new__`,
+        # EN: before this runs; here the five arguments are just passed on in `NLLLoss`'s
+        # EN: positional order.
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
@@ -400,6 +431,10 @@ class PoissonNLLLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 注意同名：位置参数 `log_input` 是预测值张量，关键字 `log_input=self.log_input`
+        # 中: 是“输入是否取了对数”的开关。
+        # EN: Mind the shared name: the positional `log_input` is the prediction tensor, while
+        # EN: the keyword `log_input=self.log_input` is the "is the input a log?" switch.
         return F.poisson_nll_loss(
             log_input,
             target,
@@ -534,6 +569,8 @@ class KLDivLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: `reduction="mean"` 时 `F.kl_div` 会发出警告，建议改用 `"batchmean"`。
+        # EN: With `reduction="mean"`, `F.kl_div` warns and suggests `"batchmean"`.
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
@@ -577,13 +614,15 @@ class BCELoss(_WeightedLoss):
 
     === "中文"
 
-        输入必须已经是 (0, 1) 内的概率；`weight` 按元素缩放（可广播），不是按类别。
+        输入必须已经是 [0, 1] 内的概率（端点 0 和 1 也可以，对数被截断在 -100）；
+        `weight` 按元素缩放（可广播），不是按类别。
         数值上更稳定的做法是用 `BCEWithLogitsLoss` 直接接收 logits。
 
     === "English"
 
-        The input must already be probabilities in (0, 1); `weight` rescales elementwise
-        (broadcastable), not per class. `BCEWithLogitsLoss`, taking logits, is the
+        The input must already be probabilities in [0, 1] (the end points 0 and 1 are
+        allowed; the logs are clamped at -100); `weight` rescales elementwise (broadcastable),
+        not per class. `BCEWithLogitsLoss`, taking logits, is the
         numerically safer choice.
     """
 
@@ -657,6 +696,11 @@ class BCEWithLogitsLoss(_Loss):
             reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
             pos_weight: Weight of positive examples, broadcast over the class dim. / 正样本权重，沿类别维广播。
         """
+        # 中: 继承 `_Loss` 而非 `_WeightedLoss`，两个缓冲区自己登记，None 时同样占位。登记顺序
+        # 中: `weight`、`pos_weight` 决定状态字典的键顺序。
+        # EN: Derived from `_Loss`, not `_WeightedLoss`, so it registers both buffers itself,
+        # EN: with None placeholders as well. The order `weight`, `pos_weight` fixes the
+        # EN: state_dict key order.
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
@@ -679,6 +723,10 @@ class BCEWithLogitsLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: `weight` 按位置传（它是函数的第三个参数）；`pos_weight` 与 `target` 广播，
+        # 中: 只乘在正样本项上。
+        # EN: `weight` goes positionally (it is the function's third parameter); `pos_weight`
+        # EN: broadcasts with `target` and multiplies only the positive term.
         return F.binary_cross_entropy_with_logits(
             input,
             target,
@@ -880,6 +928,13 @@ class HuberLoss(_Loss):
         Raises:
             TypeError: `delta` is not a float or int. / `delta` 不是浮点数或整数。
         """
+        # 中: 类型检查在 `Module.__init__` 之前：此时对象还没有任何模块状态。没有旧式参数，
+        # 中: 只把 `reduction` 交给 `_Loss`。`delta` 是否为正不在这里检查，要到 `forward` 里由内核
+        # 中: 报 “huber_loss does not support non-positive values for delta.”。
+        # EN: The type check comes before `Module.__init__`, when the object has no module
+        # EN: state yet. No legacy arguments: only `reduction` goes to `_Loss`. Whether `delta` is
+        # EN: positive is not checked here; the kernel reports "huber_loss does not support
+        # EN: non-positive values for delta." in `forward`.
         if not isinstance(delta, (float, int)):
             raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         super().__init__(reduction=reduction)
@@ -1016,6 +1071,11 @@ class CrossEntropyLoss(_WeightedLoss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 目标是下标还是概率由 `F.cross_entropy` 按 dtype 与形状判断；`ignore_index` 只对下标
+        # 中: 目标起作用，`label_smoothing` 的取值也在那里检查。
+        # EN: Whether the target holds indices or probabilities, `F.cross_entropy` decides from its
+        # EN: dtype and shape; `ignore_index` only affects index targets, and `label_smoothing` is
+        # EN: validated there as well.
         return F.cross_entropy(
             input,
             target,
@@ -1245,6 +1305,12 @@ class MultiMarginLoss(_WeightedLoss):
         Raises:
             ValueError: Bad `p` or a weight that is not 1D. / `p` 不合法或权重不是一维。
         """
+        # 中: 先登记 `weight` 缓冲区、再检查（torch 的顺序）：`p` 只能是 1 或 2，`weight` 必须是
+        # 中: None 或一维（每类一个权重）。报错文字与 torch 相同；`F.multi_margin_loss` 调用时还会
+        # 中: 再查一次 `p`。
+        # EN: Register the `weight` buffer first, then check (torch's order): `p` must be 1 or 2,
+        # EN: and `weight` None or 1-D (one weight per class). The messages match torch's;
+        # EN: `F.multi_margin_loss` checks `p` again at call time.
         super().__init__(weight, size_average, reduce, reduction)
         if p != 1 and p != 2:
             raise ValueError("only p == 1 and p == 2 supported")
@@ -1252,6 +1318,8 @@ class MultiMarginLoss(_WeightedLoss):
             raise ValueError(
                 f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead"
             )
+        # 中: 检查通过后才保存 `p` 与 `margin`；`margin` 不做检查。
+        # EN: `p` and `margin` are stored only after the checks pass; `margin` is not checked.
         self.p = p
         self.margin = margin
 
@@ -1273,6 +1341,8 @@ class MultiMarginLoss(_WeightedLoss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 所有选项按关键字传入；`weight` 缓冲区为 None 时各类权重相同。
+        # EN: Every option goes by keyword; a None `weight` buffer weighs all classes equally.
         return F.multi_margin_loss(
             input,
             target,
@@ -1336,11 +1406,19 @@ class TripletMarginLoss(_Loss):
         Raises:
             ValueError: `margin <= 0`. / `margin <= 0`。
         """
+        # 中: 先处理汇总方式（可能走旧式换算并警告），再检查 `margin > 0`，报错文字与 torch 相同。
+        # EN: Resolve the reduction first (possibly converting legacy arguments, with a warning),
+        # EN: then check `margin > 0`, with torch's message.
         super().__init__(size_average, reduce, reduction)
         if margin <= 0:
             raise ValueError(
                 f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead"
             )
+        # 中: 其余选项原样保存：`p` 是范数阶数，`eps` 是为数值稳定加在差值上的小常数
+        # 中: （`‖a - b + eps‖`），`swap` 开启“距离交换”。
+        # EN: The other options are stored as given: `p` is the norm degree, `eps` a small
+        # EN: constant added to the difference for numerical stability (`‖a - b + eps‖`), `swap`
+        # EN: enables the "distance swap".
         self.margin = margin
         self.p = p
         self.eps = eps
@@ -1365,6 +1443,11 @@ class TripletMarginLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 三组嵌入按位置传入；`F.triplet_margin_loss` 调用时会再检查一次 `margin > 0`，
+        # 中: 所以构造后改成非正值也会被拦下（信息不同）。
+        # EN: The three embeddings go positionally; `F.triplet_margin_loss` checks `margin > 0`
+        # EN: again at call time, so a non-positive value set after construction is caught too
+        # EN: (with a different message).
         return F.triplet_margin_loss(
             anchor,
             positive,
@@ -1372,6 +1455,10 @@ class TripletMarginLoss(_Loss):
             margin=self.margin,
             p=self.p,
             eps=self.eps,
+            # 中: `swap=True` 时负样本距离取 `min(d(a, n), d(p, n))`，即 Balntas 等人论文中的
+            # 中: “距离交换”。
+            # EN: With `swap=True` the negative distance is `min(d(a, n), d(p, n))`, the
+            # EN: "distance swap" of Balntas et al.
             swap=self.swap,
             reduction=self.reduction,
         )
@@ -1447,11 +1534,19 @@ class TripletMarginWithDistanceLoss(_Loss):
         Raises:
             ValueError: `margin <= 0`. / `margin <= 0`。
         """
+        # 中: 显式传两个 None，不走旧式换算；然后检查 `margin > 0`，报错文字与 torch 相同。
+        # EN: Two explicit Nones, so no legacy conversion; then check `margin > 0`, with torch's
+        # EN: message.
         super().__init__(size_average=None, reduce=None, reduction=reduction)
         if margin <= 0:
             raise ValueError(
                 f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead"
             )
+        # 中: 默认的 `PairwiseDistance()`（p=2、eps=1e-6）是模块，经 `Module.__setattr__` 登记为
+        # 中: 子模块；普通函数只是普通属性。若传的是 lambda，整个损失模块就无法 pickle。
+        # EN: The default `PairwiseDistance()` (p=2, eps=1e-6) is a module and is registered as a
+        # EN: submodule by `Module.__setattr__`; a plain function stays a plain attribute. With a
+        # EN: lambda, the whole loss module cannot be pickled.
         self.distance_function: Callable[[Tensor, Tensor], Tensor] | None = (
             distance_function if distance_function is not None else PairwiseDistance()
         )
@@ -1477,11 +1572,18 @@ class TripletMarginWithDistanceLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 距离函数被调用两次（开 `swap` 时三次：再算 `d(p, n)`）；若用户把
+        # 中: `distance_function` 改成 None，`F.*` 退回 `torch.pairwise_distance`。
+        # EN: The distance function is called twice (three times with `swap`, adding
+        # EN: `d(p, n)`); if the user sets `distance_function` to None, `F.*` falls back to
+        # EN: `torch.pairwise_distance`.
         return F.triplet_margin_with_distance_loss(
             anchor,
             positive,
             negative,
             distance_function=self.distance_function,
+            # 中: `F.*` 调用时会再检查一次 `margin > 0`。
+            # EN: `F.*` checks `margin > 0` again at call time.
             margin=self.margin,
             swap=self.swap,
             reduction=self.reduction,
@@ -1555,11 +1657,17 @@ class CTCLoss(_Loss):
         Returns:
             The loss. / 损失值。
         """
+        # 中: 全部按 `F.ctc_loss` 的参数顺序按位置传入。`log_probs` 应是 `log_softmax` 的输出，
+        # 中: 形状 `(T, N, C)`（时间在前）。
+        # EN: Everything goes positionally, in `F.ctc_loss`'s parameter order. `log_probs`
+        # EN: should come from `log_softmax`, shaped `(T, N, C)` (time first).
         return F.ctc_loss(
             log_probs,
             targets,
             input_lengths,
             target_lengths,
+            # 中: 四个张量之后依次是 `blank`、`reduction`、`zero_infinity`。
+            # EN: After the four tensors come `blank`, `reduction`, `zero_infinity`.
             self.blank,
             self.reduction,
             self.zero_infinity,

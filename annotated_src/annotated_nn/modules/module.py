@@ -25,10 +25,14 @@ import torch
 from torch import Tensor, device, dtype
 from torch._prims_common import DeviceLikeType
 
-# 中: torch 在 _apply 内部才导入 FakeTensor（避免 torch 自身的循环导入）；导入 annotated_nn 时 torch
-# 中: 早已加载了它，所以在这里导入没有代价，还省去每次 _apply 调用时的导入语句。
-# EN: torch imports FakeTensor inside _apply (avoiding an import cycle within torch); by the time
-# EN: annotated_nn is imported torch has loaded it, so importing here is free and spares every _apply call.
+# DIFF(torch 2.13):
+# 中: torch 在 `_apply` 函数体内才导入 FakeTensor（`import torch` 时 torch.nn 比 torch._subclasses
+# 中: 先加载）。annotated_nn 被导入时 `import torch` 已经加载了 fake_tensor，所以在模块顶层导入
+# 中: 没有额外代价，还省掉每次 `_apply` 调用里的一条导入语句；行为不变。
+# EN: torch imports FakeTensor inside the body of `_apply` (during `import torch`, torch.nn is
+# EN: loaded before torch._subclasses). When annotated_nn is imported, `import torch` has already
+# EN: loaded fake_tensor, so a top-level import costs nothing extra and saves an import statement
+# EN: in every `_apply` call; behavior is unchanged.
 from torch._subclasses.fake_tensor import FakeTensor
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 from typing_extensions import Self
@@ -127,7 +131,10 @@ def _addindent(s_, numSpaces):
 
 
 # 中: 注册类全局钩子：任何 Module 注册缓冲区 / 子模块 / 参数之前调用，可以替换被注册的值。
-# EN: Registration-time global hooks: called before any Module registers a buffer / submodule / parameter; a hook may replace the value being registered.
+# 中: 表用 OrderedDict 而不是 dict：句柄（RemovableHandle）只弱引用这张表，而普通 dict 不支持弱引用。
+# EN: Registration-time global hooks: called before any Module registers a buffer / submodule /
+# EN: parameter; a hook may replace the value being registered. The tables are OrderedDicts, not
+# EN: dicts: the handle (RemovableHandle) keeps only a weak reference, which a plain dict refuses.
 _global_buffer_registration_hooks: dict[int, Callable] = OrderedDict()
 _global_module_registration_hooks: dict[int, Callable] = OrderedDict()
 _global_parameter_registration_hooks: dict[int, Callable] = OrderedDict()
@@ -264,9 +271,17 @@ class _WrappedHook:
 # EN: mainly for debugging and profiling. Global hooks run before a module's own hooks.
 _global_backward_pre_hooks: dict[int, Callable] = OrderedDict()
 _global_backward_hooks: dict[int, Callable] = OrderedDict()
+# 中: 旧式与 full 全局反向钩子共用上面这一张表，这个标记说明表里是哪一种：None 表示还没注册过，
+# 中: False 为旧式，True 为 full。标记一经设定就不再复位，即使钩子全部注销也一样。
+# EN: Legacy and full global backward hooks share the table above; this flag says which kind fills
+# EN: it: None before any registration, False for legacy, True for full. Once set it is never
+# EN: reset, even after every hook has been removed.
 _global_is_full_backward_hook: bool | None = None
 _global_forward_pre_hooks: dict[int, Callable] = OrderedDict()
 _global_forward_hooks: dict[int, Callable] = OrderedDict()
+# 中: 两张标记表只当集合用（值恒为 True），键是 `_global_forward_hooks` 里的钩子 id。
+# EN: Two marker tables used as sets (the value is always True), keyed by hook ids of
+# EN: `_global_forward_hooks`.
 _global_forward_hooks_always_called: dict[int, bool] = OrderedDict()
 _global_forward_hooks_with_kwargs: dict[int, bool] = OrderedDict()
 
@@ -277,13 +292,16 @@ def _has_any_global_hook():
     === "中文"
 
         返回第一个非空的全局登记表（或最后一个空表），用作真假值。torch 的文件里也有这个函数，
-        供其它组件快速判断是否需要走慢路径。
+        torch 中唯一的调用者是 `torch._dynamo` 的 `OptimizedModule.__call__`：存在全局钩子时它警告
+        `torch.compile(module)` 会让全局钩子多触发一次。它查的是 torch 自己的登记表，不看这里的。
 
     === "English"
 
         Returns the first non-empty global registry (or the last, empty one), used for its
-        truth value. torch's file has this helper too, for other components to tell quickly
-        whether the slow path is needed.
+        truth value. torch's file has this helper too; its only caller in torch is
+        `OptimizedModule.__call__` in `torch._dynamo`, which warns that with global hooks
+        `torch.compile(module)` fires them an extra time. It checks torch's own registries,
+        not these.
 
     Returns:
         A registry whose truthiness answers the question. / 一个登记表，其真假值即答案。
@@ -433,10 +451,13 @@ def register_module_forward_hook(
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    # 中: 句柄只记得 always_call 表（与 torch 相同）；with_kwargs 表里的条目注销后会残留，但只在
-    # 中: 对应 id 仍在主表时才被读取，因此没有可见影响。
-    # EN: Like torch, the handle only knows the always_call table; an entry left in the
-    # EN: with_kwargs table after removal is only read for ids still in the main table, so it is harmless.
+    # 中: 与 torch 相同，句柄的 `extra_dict` 只有 always_call 表：注销后 with_kwargs 表里的条目会残留。
+    # 中: 调用路径只对主表里仍在的 id 查标记，所以钩子不会被再次调用；但残留条目让
+    # 中: `_has_any_global_hook()` 一直为真（在 torch 里，这会让 `torch.compile(module)` 一直发出警告）。
+    # EN: As in torch, the handle's `extra_dict` is only the always_call table, so after removal the
+    # EN: entry in the with_kwargs table stays. Calls only look up markers for ids still in the main
+    # EN: table, so the hook never runs again; but the leftover keeps `_has_any_global_hook()` true
+    # EN: (in torch that keeps `torch.compile(module)` warning).
     handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
     _global_forward_hooks[handle.id] = hook
     if with_kwargs:
@@ -473,6 +494,11 @@ def register_module_backward_hook(
     Raises:
         RuntimeError: A global full backward hook was registered before. / 之前已注册过全局 full 反向钩子。
     """
+    # 中: 两种全局反向钩子共用一张表，靠标记区分；已有 full 钩子（哪怕已经注销，标记不复位）就拒绝。
+    # 中: 报错文本与 torch 逐字相同。
+    # EN: Both kinds of global backward hook share one table and are told apart by the flag; once a
+    # EN: full hook was registered (even if removed since: the flag is never reset) this is refused.
+    # EN: The message is torch's, word for word.
     global _global_is_full_backward_hook
     if _global_is_full_backward_hook is True:
         raise RuntimeError(
@@ -480,6 +506,9 @@ def register_module_backward_hook(
             "hooks as a global Module hook. Please use only one of them."
         )
 
+    # 中: 标记为旧式，之后 `_get_backward_hooks` 把整张全局表当作旧式钩子，挂到输出的 `grad_fn` 上。
+    # EN: Mark the table legacy: from now on `_get_backward_hooks` treats the whole global table as
+    # EN: legacy hooks, attached to the output's `grad_fn`.
     _global_is_full_backward_hook = False
 
     handle = RemovableHandle(_global_backward_hooks)
@@ -542,6 +571,9 @@ def register_module_full_backward_hook(
     Raises:
         RuntimeError: A global legacy backward hook was registered before. / 之前已注册过全局旧式反向钩子。
     """
+    # 中: 与旧式版本对称：只要注册过旧式全局钩子（标记为 False，注销后也不复位）就拒绝；报错文本同 torch。
+    # EN: The mirror of the legacy version: refused once a legacy global hook was ever registered
+    # EN: (flag False, not reset by removal); the message is torch's.
     global _global_is_full_backward_hook
     if _global_is_full_backward_hook is False:
         raise RuntimeError(
@@ -549,6 +581,9 @@ def register_module_full_backward_hook(
             "hooks as a global Module hook. Please use only one of them."
         )
 
+    # 中: 标记为 full：`_call_impl` 会用 BackwardHook 包住每个模块的输入与输出，把这些钩子交给它。
+    # EN: Mark the table full: `_call_impl` wraps every module's inputs and outputs in a
+    # EN: BackwardHook and hands these hooks to it.
     _global_is_full_backward_hook = True
 
     handle = RemovableHandle(_global_backward_hooks)
@@ -607,11 +642,19 @@ def _group_keys_by_child(state_dict, prefix):
     Returns:
         The groups by child name. / 按子模块名分好的组。
     """
+    # 中: 一趟扫描：对每个键，在前缀之后找第一个点号，点号之前的那一段就是子模块名。
+    # 中: 前缀之后没有点号的键属于模块自己（如 `"layer1.bias"`），不以前缀开头的键不归它管。
+    # EN: One pass: for each key, find the first dot after the prefix; the atom before that dot is
+    # EN: the child's name. A key with no dot after the prefix is the module's own
+    # EN: (`"layer1.bias"`); a key not starting with the prefix is not its business.
     start = len(prefix)
     groups: dict[str, dict[str, Any]] = {}
     for key, value in state_dict.items():
         dot = key.find(".", start)
         if dot >= 0 and key.startswith(prefix):
+            # 中: 组在第一次遇到该子模块时创建；dict 保持插入顺序，所以组内顺序与原字典一致。
+            # EN: A group is created at its child's first key; dicts keep insertion order, so each
+            # EN: group keeps the original order.
             child_name = key[start:dot]
             group = groups.get(child_name)
             if group is None:
@@ -703,16 +746,28 @@ class Module:
         ['fc']
     """
 
-    # 中: 为兼容旧版本而保留的类属性：True 时加载旧模型会写出源码补丁，如今基本无用。
-    # EN: Kept for backward compatibility: when True, loading an old model wrote source patches; hardly used today.
+    # 中: 只有 torch.load 读取旧的非 zip 格式时才看它：整个被 pickle 的模块，其类的源码自保存后
+    # 中: 改变了，为 True 时写出一个反向 `.patch` 文件，而不只是警告。torch 只为 `torch.nn.Module`
+    # 中: 的子类保存源码，而本项目的 Module 不是它的子类，所以这里保留它只为与 torch 同名。
+    # EN: Read only by torch.load of the old non-zip format: when a whole pickled module's class
+    # EN: source changed since saving, True writes a reverse `.patch` file instead of only warning.
+    # EN: torch saves source only for `torch.nn.Module` subclasses, which this Module is not, so the
+    # EN: attribute is kept here for name parity.
     dump_patches: bool = False
 
-    # 中: 模块格式的版本号。state_dict() 把它写进 _metadata；_load_from_state_dict 可据此把旧格式的
+    # 中: 模块格式的版本号。state_dict() 把它写进 `_metadata`；_load_from_state_dict 可据此把旧格式的
     # 中: 状态字典转成新格式（例如 BatchNorm 在 version 2 增加了 num_batches_tracked）。
-    # EN: The version of this module's format. state_dict() saves it in `_metadata`, and _load_from_state_dict can compare it to upgrade
-    # EN: an old state dict (BatchNorm added num_batches_tracked in version 2, for instance). Bump it when parameters/buffers change.
+    # 中: 参数或缓冲区有增删时就应当加一。
+    # EN: The version of this module's format. state_dict() saves it in `_metadata`, and
+    # EN: _load_from_state_dict can compare it to upgrade an old state dict (BatchNorm added
+    # EN: num_batches_tracked in version 2, for instance). Bump it when parameters/buffers change.
     _version: int = 1
 
+    # 中: 下面不带值的声明只是实例属性的类型标注（类上并没有这些值）：它们由 `__init__` 写进每个
+    # 中: 实例的 `__dict__`，在这里声明是为了让类型检查器认识它们。
+    # EN: The bare annotations below only declare the types of instance attributes (the class holds
+    # EN: no values): `__init__` writes them into each instance's `__dict__`; declaring them here
+    # EN: informs type checkers.
     training: bool
     _parameters: dict[str, Parameter | None]
     _buffers: dict[str, Tensor | None]
@@ -736,8 +791,13 @@ class Module:
     _state_dict_pre_hooks: dict[int, Callable]
     _load_state_dict_post_hooks: dict[int, Callable]
     _modules: dict[str, Optional["Module"]]
-    # 中: 为 True 时 __init__ 把多余的参数交给 super().__init__（多重继承时有用）。
-    # EN: When True, __init__ hands extra arguments on to super().__init__ (useful with multiple inheritance).
+    # 中: 为 False（默认）时 `Module.__init__` 根本不调用 `super().__init__()`，MRO 中排在 Module 之后的
+    # 中: 类（多重继承里的 mixin）的 `__init__` 不会运行；子类设为 True 时，`__init__` 把收到的参数原样
+    # 中: 交给 `super().__init__(*args, **kwargs)`。
+    # EN: When False (the default), `Module.__init__` never calls `super().__init__()`, so the
+    # EN: `__init__` of a class after Module in the MRO (a mixin, with multiple inheritance) does
+    # EN: not run; a subclass that sets it True has `__init__` pass its arguments on unchanged to
+    # EN: `super().__init__(*args, **kwargs)`.
     call_super_init: bool = False
     # 中: compile() 存放编译后的 _call_impl；为 None 时 __call__ 走普通路径。
     # EN: compile() stores the compiled _call_impl here; None means __call__ takes the plain path.
@@ -748,18 +808,19 @@ class Module:
 
         === "中文"
 
-            这里用 `super().__setattr__`（即 `object.__setattr__`）直接写入实例字典，绕过
+            这里用 `super().__setattr__`（通常就是 `object.__setattr__`）直接写入实例字典，绕过
             我们自己的 [`__setattr__`][annotated_nn.modules.module.Module.__setattr__]：
-            后者要先查这些表，而此时它们还不存在；直接写入也更快。
+            后者对每次赋值都要先查这几张表（此时它们还不存在），直接写入更快。
             默认不接受任何参数；若类属性 `call_super_init` 为 True，则把参数转给下一个基类。
             1.5.1 → 2.13：表从 `OrderedDict` 改为 `dict`，新增了多张钩子表和非持久缓冲区集合，
             并加入了 `*args, **kwargs` 与 `call_super_init`。
 
         === "English"
 
-            It writes through `super().__setattr__` (that is `object.__setattr__`) straight into
+            It writes through `super().__setattr__` (normally `object.__setattr__`) straight into
             the instance dict, bypassing our own [`__setattr__`][annotated_nn.modules.module.Module.__setattr__],
-            which would look these tables up before they exist; writing directly is faster too.
+            which looks these tables up on every assignment (here they do not exist yet); writing
+            directly is faster.
             No arguments are accepted unless the class attribute `call_super_init` is True, in
             which case they go to the next base class.
             1.5.1 → 2.13: the tables went from `OrderedDict` to `dict`, several hook tables and
@@ -773,40 +834,83 @@ class Module:
         Raises:
             TypeError: Arguments given while `call_super_init` is False. / `call_super_init` 为 False 却传了参数。
         """
+        # 中: torch 的 API 使用统计，键与 torch 相同；每个进程只记录一次，默认什么也不输出
+        # 中: （设置环境变量 PYTORCH_API_USAGE_STDERR 后会打印到 stderr）。
+        # EN: torch's API-usage logging, with torch's own key; logged once per process and silent by
+        # EN: default (with the PYTORCH_API_USAGE_STDERR environment variable set it prints to
+        # EN: stderr).
         torch._C._log_api_usage_once("python.nn_module")
 
-        # 中: 报错文本模仿 Python 自己对多余参数的报错，让用户看到熟悉的信息。
-        # EN: The messages imitate Python's own errors for unexpected arguments, so users see familiar text.
+        # 中: `call_super_init` 为 False 时不接受任何参数。报错文本与 torch 逐字相同，而 torch 的文本
+        # 中: 模仿 Python 自己对多余参数的报错（`X.__init__() takes 1 positional argument but 2 were
+        # 中: given`），所以用户看到的是熟悉的信息；位置参数个数要加上 self 这一个。
+        # EN: With `call_super_init` False no argument is accepted. The messages are torch's word
+        # EN: for word, and torch's imitate Python's own errors for extra arguments (`X.__init__()
+        # EN: takes 1 positional argument but 2 were given`), so users see familiar text; the
+        # EN: positional count includes self.
         if self.call_super_init is False and bool(kwargs):
             raise TypeError(
                 f"{type(self).__name__}.__init__() got an unexpected keyword argument "
                 f"'{next(iter(kwargs))}'"
             )
 
+        # 中: 关键字参数先查，所以两种都传时报的是关键字参数的错误，与 torch 相同。
+        # EN: Keyword arguments are checked first, so when both kinds are given the keyword error is
+        # EN: the one raised, as in torch.
         if self.call_super_init is False and bool(args):
             raise TypeError(
                 f"{type(self).__name__}.__init__() takes 1 positional argument but "
                 f"{len(args) + 1} were given"
             )
 
+        # 中: `super().__setattr__` 是 MRO 中 Module 之后的下一个 `__setattr__`（通常是 object 的），
+        # 中: 直接写进实例的 `__dict__`，绕过 `Module.__setattr__`：后者每次赋值都要查三张表，而这些值
+        # 中: 都是普通对象，最终也只会落到同一处，绕过它只是省时间。写入顺序与 torch 相同，新建模块的
+        # 中: `vars()` 与 torch 的键和顺序一致。参数与缓冲区用普通 dict（本身有序，又用不到下面钩子表
+        # 中: 需要的两种能力）；新模块处于训练模式。
+        # EN: `super().__setattr__` is the next `__setattr__` after Module in the MRO (normally
+        # EN: object's); it writes straight into the instance `__dict__`, bypassing
+        # EN: `Module.__setattr__`, which checks three tables on each assignment: these values are
+        # EN: plain objects that would land in the same place anyway, so bypassing it only saves
+        # EN: time. The order is torch's, so a new module's `vars()` has the same keys in the same
+        # EN: order. Parameters and buffers live in plain dicts (ordered already, and needing
+        # EN: neither ability the hook tables below need); a new module starts in training mode.
         super().__setattr__("training", True)
         super().__setattr__("_parameters", {})
         super().__setattr__("_buffers", {})
         super().__setattr__("_non_persistent_buffers_set", set())
+        # 中: 钩子表必须是 OrderedDict：`prepend=True` 要用 `move_to_end`，而句柄（RemovableHandle）
+        # 中: 只弱引用这些表，普通 dict 两样都不支持。`_is_full_backward_hook` 为 None 表示本模块还没有
+        # 中: 注册过反向钩子，第一次注册时定为旧式（False）或 full（True）。
+        # EN: Hook tables must be OrderedDicts: `prepend=True` needs `move_to_end`, and the handle
+        # EN: (RemovableHandle) keeps only weak references to them; a plain dict supports neither.
+        # EN: `_is_full_backward_hook` None means no backward hook was registered here yet; the
+        # EN: first registration fixes it to legacy (False) or full (True).
         super().__setattr__("_backward_pre_hooks", OrderedDict())
         super().__setattr__("_backward_hooks", OrderedDict())
         super().__setattr__("_is_full_backward_hook", None)
+        # 中: 前向钩子与前向预钩子各有一张主表；`*_with_kwargs` 与 `_always_called` 是按钩子 id 的标记表。
+        # EN: Forward hooks and forward pre-hooks each have a main table; `*_with_kwargs` and
+        # EN: `_always_called` are marker tables keyed by hook id.
         super().__setattr__("_forward_hooks", OrderedDict())
         super().__setattr__("_forward_hooks_with_kwargs", OrderedDict())
         super().__setattr__("_forward_hooks_always_called", OrderedDict())
         super().__setattr__("_forward_pre_hooks", OrderedDict())
         super().__setattr__("_forward_pre_hooks_with_kwargs", OrderedDict())
+        # 中: 状态字典的四类钩子：保存后、保存前、加载前、加载后；子模块表最后创建，与 torch 相同。
+        # EN: The four kinds of state_dict hook: after saving, before saving, before loading, after
+        # EN: loading; the submodule table comes last, as in torch.
         super().__setattr__("_state_dict_hooks", OrderedDict())
         super().__setattr__("_state_dict_pre_hooks", OrderedDict())
         super().__setattr__("_load_state_dict_pre_hooks", OrderedDict())
         super().__setattr__("_load_state_dict_post_hooks", OrderedDict())
         super().__setattr__("_modules", {})
 
+        # 中: 合作式多重继承：只有子类把 `call_super_init` 设为 True，才继续调用 MRO 中下一个类的
+        # 中: `__init__`；这一步在所有表建好之后，所以那个 `__init__` 可以给本模块注册参数或子模块。
+        # EN: Cooperative multiple inheritance: only when a subclass sets `call_super_init` True is
+        # EN: the next `__init__` in the MRO called; it runs after every table exists, so that
+        # EN: `__init__` may register parameters or submodules on this module.
         if self.call_super_init:
             super().__init__(*args, **kwargs)
 
@@ -853,9 +957,20 @@ class Module:
             >>> list(m.state_dict())
             ['running_mean']
         """
+        # 中: 与 torch 一致保留的检查。`torch.jit.ScriptModule` 派生自 `torch.nn.Module` 而不是这里的
+        # 中: Module，所以对普通的 annotated_nn 模块它总为假。
+        # EN: Kept as in torch. `torch.jit.ScriptModule` derives from `torch.nn.Module`, not from
+        # EN: this Module, so for an ordinary annotated_nn module the test is always false.
         if persistent is False and isinstance(self, torch.jit.ScriptModule):
             raise RuntimeError("ScriptModule does not support non-persistent buffers")
 
+        # 中: 直接查 `__dict__`：`__init__` 之前读 `self._buffers` 只会得到一个看不出原因的
+        # 中: AttributeError，这里给出明确的提示。点号被禁止，因为状态字典的键和 `get_submodule` 的路径
+        # 中: 都用点号分隔层级。报错文本与 torch 逐字相同。
+        # EN: Look in `__dict__` directly: before `__init__`, reading `self._buffers` would only
+        # EN: give an AttributeError that hides the cause; this says it. Dots are banned because
+        # EN: state_dict keys and `get_submodule` paths use them between levels. The messages are
+        # EN: torch's.
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         elif not isinstance(name, str):
@@ -864,8 +979,11 @@ class Module:
             raise KeyError('buffer name can\'t contain "."')
         elif name == "":
             raise KeyError('buffer name can\'t be empty string ""')
-        # 中: hasattr 会看实例字典、类属性以及三张表；重新注册同名缓冲区是允许的。
-        # EN: hasattr sees the instance dict, class attributes and the three tables; re-registering an existing buffer name is allowed.
+        # 中: hasattr 会看实例字典、类属性（包括方法）以及三张表，所以 `"training"`、`"forward"`、
+        # 中: 已注册的参数名（哪怕值是 None）都算冲突；重新注册同名缓冲区是允许的。
+        # EN: hasattr sees the instance dict, class attributes (methods too) and the three tables,
+        # EN: so `"training"`, `"forward"` or a registered parameter name (even one holding None)
+        # EN: clash; re-registering an existing buffer name is allowed.
         elif hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         # 中: 实现了 __torch_function__ 的“类张量”对象也被接受。
@@ -878,10 +996,19 @@ class Module:
                 "(torch Tensor or None required)"
             )
         else:
+            # 中: 全部检查通过后才调用全局注册钩子，按注册顺序依次调用；返回非 None 的值替换张量，
+            # 中: 下一个钩子看到的是替换后的值。钩子的返回值不再经过上面的类型检查。
+            # EN: Global registration hooks run only after every check passed, in registration
+            # EN: order; a non-None return replaces the tensor, and the next hook sees the
+            # EN: replacement. What a hook returns is not type-checked again.
             for hook in _global_buffer_registration_hooks.values():
                 output = hook(self, name, tensor)
                 if output is not None:
                     tensor = output
+            # 中: 持久与否记在 `_non_persistent_buffers_set` 里，而不是缓冲区本身上；重新注册会按新的
+            # 中: `persistent` 更新这个集合。
+            # EN: Persistence is recorded in `_non_persistent_buffers_set`, not on the buffer
+            # EN: itself; re-registering updates the set to the new `persistent`.
             self._buffers[name] = tensor
             if persistent:
                 self._non_persistent_buffers_set.discard(name)
@@ -919,6 +1046,11 @@ class Module:
             KeyError: Empty, dotted or clashing name. / 名字为空、含点号或冲突。
             ValueError: A non-leaf tensor. / 非叶子张量。
         """
+        # 中: 名字检查与 `register_buffer` 同序、同文本（只把 buffer 换成 parameter），都与 torch 相同：
+        # 中: 先确认 `__init__` 已运行，再查名字类型、点号、空串，最后查与已有属性（非参数）的冲突。
+        # EN: The name checks follow `register_buffer`'s order and wording (parameter for buffer),
+        # EN: as torch does: `__init__` must have run, then the name's type, a dot, the empty
+        # EN: string, and last a clash with an existing attribute that is not a parameter.
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
 
@@ -928,18 +1060,34 @@ class Module:
             raise KeyError('parameter name can\'t contain "."')
         elif name == "":
             raise KeyError('parameter name can\'t be empty string ""')
+        # 中: 已登记的参数名可以重新注册（覆盖）；缓冲区、子模块、普通属性或方法的名字都算冲突。
+        # EN: A registered parameter name may be registered again (replaced); the name of a buffer,
+        # EN: submodule, plain attribute or method clashes.
         elif hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"attribute '{name}' already exists")
 
+        # 中: None 直接占位，不经过全局注册钩子；`_apply`、`parameters()` 与状态字典都会跳过它。
+        # EN: None just reserves the slot, without the global registration hooks; `_apply`,
+        # EN: `parameters()` and the state_dict all skip it.
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            # 中: 报错文本保持与 torch 一字不差（提到 torch.nn.Parameter），让替换后的报错完全相同。
-            # EN: The text matches torch's word for word (it names torch.nn.Parameter), so errors stay identical after swapping the import.
+            # 中: 报错文本与 torch 逐字相同（提到 torch.nn.Parameter），换用本库后报错不变。
+            # 中: torch 自己的 `torch.nn.Parameter` 也能通过这里的 isinstance（见 Parameter 的说明）。
+            # EN: The text is torch's word for word (it names torch.nn.Parameter), so errors do not
+            # EN: change after switching libraries. torch's own `torch.nn.Parameter` also passes
+            # EN: this isinstance (see Parameter).
             raise TypeError(
                 f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
                 "(torch.nn.Parameter or None required)"
             )
+        # 中: 参数必须是计算图的叶子，梯度才会累加到它的 `.grad` 上、优化器才能更新它；带 `grad_fn`
+        # 中: 的张量是某次运算的结果。`Parameter(t)` 即使传入非叶子张量也会得到新的叶子（不带 grad_fn），
+        # 中: 所以照常构造的参数都能通过。
+        # EN: A parameter must be a leaf of the graph, so that gradients accumulate in its `.grad`
+        # EN: and an optimizer can update it; a tensor with a `grad_fn` is the result of an
+        # EN: operation. `Parameter(t)` gives a new leaf (no grad_fn) even from a non-leaf `t`, so
+        # EN: parameters built the usual way pass.
         elif param.grad_fn:
             raise ValueError(
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
@@ -948,6 +1096,9 @@ class Module:
                 "the forward() method."
             )
         else:
+            # 中: 与缓冲区相同：全局钩子按注册顺序调用，返回非 None 的值替换参数，且不再检查类型。
+            # EN: As for buffers: global hooks run in registration order, a non-None return replaces
+            # EN: the parameter, and its type is not checked again.
             for hook in _global_parameter_registration_hooks.values():
                 output = hook(self, name, param)
                 if output is not None:
@@ -980,16 +1131,31 @@ class Module:
             TypeError: Not a Module, or name not a string. / 不是 Module，或名字不是字符串。
             KeyError: Clashing, dotted or empty name. / 名字冲突、含点号或为空。
         """
+        # 中: 检查顺序与报错文本照抄 torch（与 `register_buffer` 不同：先查值、冲突在点号之前），
+        # 中: 同一个错误输入因此得到与 torch 相同的异常。没有“`__init__` 是否已运行”的专门检查：
+        # 中: 那时读取 `self._modules` 会抛出普通的 AttributeError。`torch.nn.Module`
+        # 中: 不是这里的 Module，所以把 torch 的层加进来会在第一步被拒绝。
+        # EN: The order of checks and the messages copy torch's (unlike `register_buffer`: the value
+        # EN: first, the clash before the dot), so a bad input raises what torch raises. There is no
+        # EN: dedicated "before `__init__`" check: reading `self._modules` then raises a plain
+        # EN: AttributeError. A `torch.nn.Module` is not this Module, so adding a torch layer is
+        # EN: refused at the first check.
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{torch.typename(module)} is not a Module subclass")
         elif not isinstance(name, str):
             raise TypeError(f"module name should be a string. Got {torch.typename(name)}")
+        # 中: 冲突检查排在点号之前：像 `"a.b"` 这样的名字通常不是已有属性，仍由随后的点号检查拒绝。
+        # EN: The clash check comes before the dot check: a name like `"a.b"` is normally not an
+        # EN: existing attribute, and the dot check that follows refuses it.
         elif hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         elif "." in name:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         elif name == "":
             raise KeyError('module name can\'t be empty string ""')
+        # 中: 全局模块注册钩子可以替换子模块；`None`（占位）也会交给钩子，这一点与参数不同。
+        # EN: Global module registration hooks may replace the child; `None` (a placeholder) is
+        # EN: passed to them too, unlike parameters.
         for hook in _global_module_registration_hooks.values():
             output = hook(self, name, module)
             if output is not None:
@@ -1042,12 +1208,21 @@ class Module:
         Raises:
             AttributeError: A step is missing or is not a Module. / 某一段不存在或不是 Module。
         """
+        # 中: 空路径指模块自身：`named_modules()` 给根模块的名字就是 `""`。
+        # EN: The empty path is the module itself: `named_modules()` names the root `""`.
         if target == "":
             return self
 
         atoms: list[str] = target.split(".")
         mod: Module = self
 
+        # 中: 每一段用 getattr 取（先走普通属性查找，再由 `__getattr__` 查三张表），而不是直接查
+        # 中: `_modules`，所以返回 Module 的 property 也算数；取到的必须是 Module，参数、`None` 占位
+        # 中: 都会以 “is not an nn.Module” 报错。两条报错文本都与 torch 相同。
+        # EN: Each atom is fetched with getattr (ordinary lookup first, then `__getattr__` for the
+        # EN: three tables), not looked up in `_modules`, so a property returning a Module counts
+        # EN: too; the result must be a Module, so a parameter or a `None` placeholder fails with
+        # EN: "is not an nn.Module". Both messages are torch's.
         for item in atoms:
             if not hasattr(mod, item):
                 raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
@@ -1085,18 +1260,30 @@ class Module:
             ValueError: Empty target, or `module` not a Module. / 路径为空，或 `module` 不是 Module。
             AttributeError: A path step is missing or not a Module. / 路径某一段不存在或不是 Module。
         """
+        # 中: 与 `get_submodule` 不同，空路径是错误（不能把模块自身换掉）；`module` 不能是 None。
+        # 中: 两处都抛 ValueError，文本与 torch 相同。
+        # EN: Unlike `get_submodule`, an empty path is an error (a module cannot replace itself),
+        # EN: and `module` may not be None. Both raise ValueError with torch's text.
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
 
         atoms: list[str] = target.split(".")
         if not isinstance(module, Module):
             raise ValueError("`" + "module" + f"` is not an nn.Module, found {type(module)}")
+        # 中: 父模块由除最后一段之外的路径决定；中间缺失的一段会由 `get_submodule` 报错，不会自动创建。
+        # EN: The parent is the path minus its last atom; a missing atom on the way makes
+        # EN: `get_submodule` raise; nothing is created on the way.
         if len(atoms) == 1:
             parent: Module = self
         else:
             parent_key = ".".join(atoms[:-1])
             parent = self.get_submodule(parent_key)
 
+        # 中: 最后一段：`strict` 时必须已存在；已存在的非 Module 属性（参数、普通属性）不会被覆盖。
+        # 中: 最终用 setattr，于是走 `Module.__setattr__`，全局模块注册钩子照常生效。
+        # EN: The last atom: with `strict` it must exist; an existing attribute that is not a Module
+        # EN: (a parameter, a plain attribute) is never overwritten. The final setattr goes through
+        # EN: `Module.__setattr__`, so global module registration hooks run as usual.
         if strict and not hasattr(parent, atoms[-1]):
             raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
         if hasattr(parent, atoms[-1]):
@@ -1127,6 +1314,11 @@ class Module:
         Raises:
             AttributeError: Missing, or not a Parameter. / 不存在或不是 Parameter。
         """
+        # 中: rpartition 在最后一个点处拆开；没有点时前半段是 `""`，`get_submodule("")` 返回自身。
+        # 中: 之后的判断看类型（是不是 Parameter），而 `get_buffer` 看的是 `_buffers` 登记。
+        # EN: rpartition splits at the last dot; without a dot the head is `""`, and
+        # EN: `get_submodule("")` returns self. The test then is by type (a Parameter), whereas
+        # EN: `get_buffer` tests registration in `_buffers`.
         module_path, _, param_name = target.rpartition(".")
 
         mod: Module = self.get_submodule(module_path)
@@ -1171,6 +1363,11 @@ class Module:
         if not hasattr(mod, buffer_name):
             raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
 
+        # 中: 先取值再查登记（顺序同 torch）：张量类型不够，名字必须在 `_buffers` 里，
+        # 中: 所以普通的张量属性会以 “is not a buffer” 报错。
+        # EN: Fetch first, then check registration (torch's order): being a tensor is not enough,
+        # EN: the name must be in `_buffers`, so a plain tensor attribute fails with "is not a
+        # EN: buffer".
         buffer: torch.Tensor = getattr(mod, buffer_name)
 
         if buffer_name not in mod._buffers:
@@ -1242,16 +1439,18 @@ class Module:
             `to`、`cuda`、`cpu`、`float`、`half`、`to_empty`、`share_memory` 全都建立在它之上：
             它们只是提供不同的 `fn`。先递归处理子模块，再处理自己的参数与缓冲区。
 
-            参数的更新有三条路，取决于两个 `torch.__future__` 开关：
+            参数的更新有三条路，取决于两个 `torch.__future__` 开关（代码注释用同样的编号标出）：
 
             1. **交换（swap）**：`get_swap_module_params_on_conversion()` 为真，或新张量是可追踪的
                包装子类，或原参数是 FakeTensor 时，用 `torch.utils.swap_tensors` 交换两个张量
                对象的全部内容——参数对象的身份不变，别处（优化器）持有的引用依然有效。
-            2. **就地设置 `.data`**：两个张量“浅拷贝类型兼容”（同设备类型等）且
+            2. **就地设置 `.data`**：两个张量“浅拷贝类型兼容”（都是稠密张量——CPU、CUDA 等稠密
+               后端之间也算兼容——或都是稀疏张量等；`meta` 张量不算稠密）且
                `get_overwrite_module_params_on_conversion()` 为假（默认）时，`param.data = new`。
             3. **覆盖**：其余情况新建一个 `Parameter` 放进 `_parameters`，旧对象被替换。
 
-            梯度 `.grad` 走同样的判断。缓冲区总是直接替换为 `fn(buf)`。
+            梯度 `.grad` 走同样的三条路：参数被交换时梯度也交换，否则对梯度单独判断能否设置 `.data`。
+            缓冲区总是直接替换为 `fn(buf)`。
             1.5.1 → 2.13：新增 `recurse` 参数、swap 路径（以及失败时恢复 `.grad` 并报错），
             以及对 FakeTensor 与张量子类的处理。
 
@@ -1261,7 +1460,8 @@ class Module:
             it: each only supplies a different `fn`. Children are processed first (recursively),
             then this module's own parameters and buffers.
 
-            A parameter is updated along one of three paths, chosen by two `torch.__future__` flags:
+            A parameter is updated along one of three paths, chosen by two `torch.__future__` flags
+            (the code notes carry the same numbers):
 
             1. **swap**: when `get_swap_module_params_on_conversion()` is true, or the new tensor
                is a traceable wrapper subclass, or the old one is a FakeTensor,
@@ -1269,11 +1469,15 @@ class Module:
                the parameter object keeps its identity, so references held elsewhere (by an
                optimizer) stay valid.
             2. **set `.data` in place**: when both tensors have compatible shallow-copy types
-               (same kind of device, ...) and `get_overwrite_module_params_on_conversion()` is
-               false (the default), `param.data = new`.
+               (both dense — CPU, CUDA and the other dense backends are compatible with each
+               other — or both sparse, ...; a `meta` tensor is not dense) and
+               `get_overwrite_module_params_on_conversion()` is false (the default),
+               `param.data = new`.
             3. **overwrite**: otherwise a new `Parameter` replaces the old object in `_parameters`.
 
-            The gradient `.grad` follows the same decision. Buffers are always replaced by `fn(buf)`.
+            The gradient `.grad` takes the same three paths: swapped when the parameter was,
+            otherwise with its own test of whether `.data` can be set. Buffers are always
+            replaced by `fn(buf)`.
             1.5.1 → 2.13: the `recurse` argument, the swap path (restoring `.grad` and raising
             on failure), and the handling of FakeTensor and tensor subclasses were added.
 
@@ -1287,6 +1491,11 @@ class Module:
         Raises:
             RuntimeError: A swap failed. / 交换失败。
         """
+        # 中: 后序：先让每个直接子模块（以默认的 recurse=True）处理整棵子树，再处理自己的张量。
+        # 中: 没有回滚：`fn` 中途抛出异常时，已经转换的子模块和张量保持转换后的状态。
+        # EN: Post-order: each child (with the default recurse=True) handles its whole subtree
+        # EN: first, then this module's own tensors. There is no rollback: if `fn` raises halfway,
+        # EN: the children and tensors already converted stay converted.
         if recurse:
             for module in self.children():
                 module._apply(fn)
@@ -1313,33 +1522,55 @@ class Module:
             Returns:
                 Whether to set `.data`. / 是否设置 `.data`。
             """
+            # 中: “浅拷贝类型兼容”比较的是张量实现的种类，不是设备：CPU 与 CUDA 的稠密张量兼容，
+            # 中: 稠密与 meta、稠密与稀疏不兼容（后两种情况只能走覆盖或交换）。
+            # EN: "Compatible shallow-copy type" compares the kind of tensor implementation, not the
+            # EN: device: dense CPU and dense CUDA tensors are compatible; dense and meta, or dense
+            # EN: and sparse, are not (those cases can only overwrite or swap).
             if torch._has_compatible_shallow_copy_type(tensor, tensor_applied) and not isinstance(
                 tensor_applied, FakeTensor
             ):
                 # 中: 开关的默认值为 False，即默认就地修改，保持参数对象的身份。
-                # EN: The flag defaults to False: by default the update is in place and the parameter object keeps its identity.
+                # EN: The flag defaults to False: by default the update is in place and the
+                # EN: parameter object keeps its identity.
                 return not torch.__future__.get_overwrite_module_params_on_conversion()
             else:
                 return False
 
+        # 中: 交换开关在整个调用开始时读一次，对本模块的所有参数一致。
+        # EN: The swap flag is read once per call, the same for every parameter of this module.
         should_use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
+        # DIFF(torch 2.13):
         # 中: 整个调用共用一个 no_grad 对象：它只在进入时记下梯度开关、退出时恢复，可以依次重复进入；
-        # 中: 像 torch 那样每个张量新建一个，要多一次对象构造，比张量操作本身还贵。
-        # EN: One no_grad object for the whole call: it only saves the grad mode on entry and restores
-        # EN: it on exit, so it can be entered again and again; a new one per tensor, as torch does, costs an object construction dearer than the tensor operation itself.
+        # 中: torch 为每个张量新建一个，多出的对象构造比一次无事可做的转换（如对 float32 张量调用
+        # 中: `float()`）还贵。行为不变。
+        # EN: One no_grad object for the whole call: it only saves the grad mode on entry and
+        # EN: restores it on exit, so it can be entered again and again. torch builds a new one per
+        # EN: tensor, an object construction that costs more than a conversion with nothing to do
+        # EN: (`float()` on a float32 tensor, say). Behavior is unchanged.
         no_grad = torch.no_grad()
 
+        # 中: `None` 占位的参数没有张量可转换，原样保留。
+        # EN: A `None` placeholder has no tensor to convert and stays as it is.
         for key, param in self._parameters.items():
             if param is None:
                 continue
             # 中: 在 no_grad 下计算新张量，避免这次转换被记进计算图（参数是叶子，
-            # 中: 否则 fn(param) 会带 grad_fn）。
+            # 中: 否则 fn(param) 会带 grad_fn）。`fn` 无事可做时（如移到参数已在的设备）`Tensor.to`
+            # 中: 返回原张量本身，后面的 `.data` 赋值也几乎不花时间。
             # EN: Compute the new tensor under no_grad so the conversion is not recorded
-            # EN: (parameters are leaves; otherwise fn(param) would get a grad_fn).
+            # EN: (parameters are leaves; otherwise fn(param) would get a grad_fn). When `fn` has
+            # EN: nothing to do (moving to the device the parameter is on), `Tensor.to` returns the
+            # EN: tensor itself, and the `.data` assignment below costs next to nothing.
             with no_grad:
                 param_applied = fn(param)
             p_should_use_set_data = compute_should_use_set_data(param, param_applied)
 
+            # 中: 选路：交换优先于设置 `.data`。可追踪的包装子类（如 DTensor）内部可能有多个张量，
+            # 中: torch 的注释说明它们因此必须交换；原参数是 FakeTensor 时同样交换。
+            # EN: Choosing the path: swap beats setting `.data`. A traceable wrapper subclass
+            # EN: (DTensor, say) may hold several inner tensors, which torch's comment gives as the
+            # EN: reason it must be swapped; an old parameter that is a FakeTensor is swapped too.
             p_should_use_swap_tensors = (
                 should_use_swap_tensors
                 or is_traceable_wrapper_subclass(param_applied)
@@ -1348,22 +1579,53 @@ class Module:
 
             param_grad = param.grad
             if p_should_use_swap_tensors:
+                # 中: 第 1 条路（交换）：先把 `fn` 的结果包成 `Parameter`，再与原参数交换 `__class__`、
+                # 中: `__dict__` 和底层张量。Python 对象还是原来那个，所以此前建好的优化器仍然指向模型里
+                # 中: 的参数；但原对象上的自定义属性和子类类型会被换掉（得到的是一个普通 `Parameter`）。
+                # EN: Path 1 (swap): wrap `fn`'s result in a `Parameter`, then swap `__class__`,
+                # EN: `__dict__` and the underlying tensor with the old parameter. The Python object
+                # EN: is the same, so an optimizer built earlier still points at the model's
+                # EN: parameter; but custom attributes and the subclass of the old object are
+                # EN: swapped away (it becomes a plain `Parameter`).
                 try:
-                    # 中: swap_tensors 要求两边都没有额外引用；先摘下 .grad，出错时再装回去。
-                    # EN: swap_tensors needs both sides free of extra references: take .grad off first and put it back if anything fails.
+                    # 中: 先摘下 `.grad`：它还挂在参数上时，梯度张量有两个引用，下面对梯度本身的交换会
+                    # 中: 失败；失败时再装回去，让参数保持原样。
+                    # EN: Take `.grad` off first: while the parameter still holds it, the gradient
+                    # EN: tensor has two references and the swap of the gradient below would fail;
+                    # EN: on failure it is put back so the parameter is left as it was.
                     if param_grad is not None:
                         param.grad = None
                     param_applied = Parameter(param_applied, requires_grad=param.requires_grad)
                     torch.utils.swap_tensors(param, param_applied)
+                # 中: 交换失败（例如有人持有参数的弱引用）时，用 torch 的报错文本说明是哪个参数，原因链在后。
+                # EN: When the swap fails (someone holds a weak reference to the parameter, say),
+                # EN: torch's message names the parameter, with the cause chained.
                 except Exception as e:
                     if param_grad is not None:
                         param.grad = param_grad
                     raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from e
                 out_param = param
             elif p_should_use_set_data:
+                # 中: 第 2 条路（就地设置 `.data`，默认）：参数对象不变，只是换了底层张量，
+                # 中: 子类类型与自定义属性都保留。所以先建优化器、再 `.to()` 依然有效——但优化器自己的
+                # 中: 状态（如 Adam 的动量）不归模块管，`to()` 不会移动它。
+                # EN: Path 2 (set `.data` in place, the default): the parameter object stays, only
+                # EN: its underlying tensor changes; its subclass and custom attributes are kept. So
+                # EN: an optimizer built before `.to()` still works — but the optimizer's own state
+                # EN: (Adam's moments, say) is not the module's, and `to()` does not move it.
                 param.data = param_applied
                 out_param = param
             else:
+                # 中: 第 3 条路（覆盖）：新建一个 `Parameter` 放进 `_parameters`。此前建好的优化器仍持有
+                # 中: 旧对象，之后它更新的张量已不在模型里，训练会悄无声息地失效；子类与自定义属性也丢失。
+                # 中: 打开“覆盖”开关，或转换改变了实现种类（如 `.to("meta")`、从 meta 出来的 `to_empty`）
+                # 中: 时走这里。两条断言与 torch 相同。
+                # EN: Path 3 (overwrite): a new `Parameter` goes into `_parameters`. An optimizer
+                # EN: built earlier still holds the old object and from then on updates a tensor
+                # EN: that is no longer in the model: training silently stops working. Subclass and
+                # EN: custom attributes are lost too. This path is taken with the overwrite flag on,
+                # EN: or when the conversion changes the kind of implementation (`.to("meta")`,
+                # EN: `to_empty` out of meta). Both assertions are torch's.
                 if not isinstance(param, Parameter):
                     raise AssertionError("param must be a Parameter")
                 if not param.is_leaf:
@@ -1371,28 +1633,56 @@ class Module:
                 out_param = Parameter(param_applied, param.requires_grad)
                 self._parameters[key] = out_param
 
+            # 中: 梯度同样转换（同样在 no_grad 下），这样 `.grad` 与参数始终在同一设备、同一类型上。
+            # 中: 是否交换跟随参数；能否设置 `.data` 则对梯度单独判断。
+            # EN: The gradient is converted too (under no_grad as well), so `.grad` stays on the
+            # EN: parameter's device and dtype. Whether to swap follows the parameter; whether
+            # EN: `.data` can be set is decided for the gradient on its own.
             if param_grad is not None:
                 with no_grad:
                     grad_applied = fn(param_grad)
                 g_should_use_set_data = compute_should_use_set_data(param_grad, grad_applied)
                 if p_should_use_swap_tensors:
+                    # 中: 第 1 条路：梯度对象也被交换，保持身份，再挂回参数上。此处失败不会把梯度装回：
+                    # 中: 参数已经换好，只是没有梯度。
+                    # EN: Path 1: the gradient object is swapped too, keeping its identity, then put
+                    # EN: back on the parameter. A failure here does not restore it: the parameter
+                    # EN: is already converted and just has no gradient.
                     grad_applied.requires_grad_(param_grad.requires_grad)
                     try:
                         torch.utils.swap_tensors(param_grad, grad_applied)
+                    # 中: 报错文本与 torch 相同，以 `.grad` 结尾，与参数本身的交换失败区分开。
+                    # EN: torch's message, ending in `.grad` to tell it from a failed parameter
+                    # EN: swap.
                     except Exception as e:
                         raise RuntimeError(
                             f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
                         ) from e
                     out_param.grad = param_grad
                 elif g_should_use_set_data:
+                    # 中: 第 2 条路：就地替换梯度的 `.data`，`.grad` 仍是原来的对象。断言（与 torch 相同）
+                    # 中: 表明这里的 `out_param` 应当是仍挂着梯度的原参数。
+                    # EN: Path 2: the gradient's `.data` is replaced in place; `.grad` stays the
+                    # EN: same object. The assertion (torch's) states that `out_param` here should
+                    # EN: be the old parameter, still holding its gradient.
                     if out_param.grad is None:
                         raise AssertionError("out_param.grad must not be None")
                     out_param.grad.data = grad_applied
                 else:
+                    # 中: 第 3 条路：新梯度对象挂到 `out_param` 上（沿用原梯度的 requires_grad）；
+                    # 中: 参数也被覆盖时，旧参数对象仍挂着旧梯度。
+                    # EN: Path 3: a new gradient object goes on `out_param` (keeping the old one's
+                    # EN: requires_grad); when the parameter was overwritten too, the old parameter
+                    # EN: object still holds the old gradient.
                     if not param_grad.is_leaf:
                         raise AssertionError("param_grad must be a leaf tensor")
                     out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
 
+        # 中: 缓冲区没有三条路：总是直接换成 `fn(buf)`（无事可做时就是同一个对象）。它不在 no_grad 下
+        # 中: 计算，与 torch 相同；`None` 占位跳过。
+        # EN: Buffers have no three paths: always replaced by `fn(buf)` (the same object when there
+        # EN: is nothing to do). This is not under no_grad, as in torch; `None` placeholders are
+        # EN: skipped.
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
@@ -1428,6 +1718,11 @@ class Module:
             >>> seen
             [False, True]
         """
+        # 中: 后序遍历：每个直接子模块递归处理自己的子树，最后才轮到自身；`fn` 的返回值被忽略，
+        # 中: 它只能通过修改模块起作用。`None` 占位的子模块不会被 `children()` 产出。
+        # EN: Post-order: each child handles its own subtree recursively, self comes last; `fn`'s
+        # EN: return value is ignored, it acts only by changing the module. `children()` yields no
+        # EN: `None` placeholders.
         for module in self.children():
             module.apply(fn)
         fn(self)
@@ -1641,6 +1936,11 @@ class Module:
         Returns:
             self. / 自身。
         """
+        # 中: 从 meta 移到真实设备时，meta 与稠密张量的实现种类不同，`_apply` 走第 3 条路（覆盖）：
+        # 中: 参数变成新对象，所以优化器要在 `to_empty` 之后再建。`recurse=False` 只处理本模块自己的张量。
+        # EN: Moving from meta to a real device changes the kind of implementation, so `_apply`
+        # EN: takes path 3 (overwrite): the parameters become new objects, and the optimizer must be
+        # EN: built after `to_empty`. `recurse=False` handles only this module's own tensors.
         return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
 
     @overload
@@ -1698,14 +1998,27 @@ class Module:
             >>> m.to(torch.float64).w.dtype
             torch.float64
         """
+        # 中: 所有调用形式都归一成四元组 (device, dtype, non_blocking, memory_format)，没给的项为
+        # 中: None/False；`to(tensor)` 取该张量的设备与数据类型。
+        # EN: Every call form is normalized to a 4-tuple (device, dtype, non_blocking,
+        # EN: memory_format), missing items being None/False; `to(tensor)` takes that tensor's
+        # EN: device and dtype.
         device, dtype, non_blocking, convert_to_format = torch._C._nn._parse_to(*args, **kwargs)
 
+        # 中: 在碰任何张量之前先检查 dtype，所以非法的 dtype 不会留下转换了一半的模块。
+        # 中: 报错与警告文本都与 torch 相同；警告的 stacklevel=2 指向调用 `to()` 的那一行。
+        # EN: The dtype is checked before any tensor is touched, so a bad dtype leaves no
+        # EN: half-converted module. Error and warning texts are torch's; the warning's stacklevel=2
+        # EN: points at the line that called `to()`.
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError(
                     "nn.Module.to only accepts floating point or complex "
                     f"dtypes, but got desired dtype={dtype}"
                 )
+            # 中: 复数类型可以用，但每次调用都先发出一条 UserWarning，然后照常转换。
+            # EN: Complex dtypes are allowed, but each call first issues a UserWarning and then
+            # EN: converts as usual.
             if dtype.is_complex:
                 warnings.warn(
                     "Complex modules are a new feature under active development whose design may change, "
@@ -1738,6 +2051,10 @@ class Module:
             Raises:
                 NotImplementedError: Copying out of a meta tensor. / 从 meta 张量复制数据。
             """
+            # 中: `memory_format`（如 channels_last）只对 4 维（NCHW）和 5 维（NCDHW）张量有意义，
+            # 中: 只有这样的张量才带上它转换。
+            # EN: `memory_format` (channels_last, say) only means something for 4-D (NCHW) and 5-D
+            # EN: (NCDHW) tensors; only those are converted with it.
             try:
                 if convert_to_format is not None and t.dim() in (4, 5):
                     return t.to(
@@ -1746,11 +2063,19 @@ class Module:
                         non_blocking,
                         memory_format=convert_to_format,
                     )
+                # 中: 整数与布尔张量（如 `num_batches_tracked`）传 dtype=None，只换设备。
+                # EN: Integer and bool tensors (`num_batches_tracked`, say) get dtype=None and only
+                # EN: change device.
                 return t.to(
                     device,
                     dtype if t.is_floating_point() or t.is_complex() else None,
                     non_blocking,
                 )
+            # 中: 从 meta 复制数据的报错按完整文本识别，追加指向 `to_empty()` 的提示（文本与 torch 相同，
+            # 中: 所以提到的是 torch.nn.Module）；`from None` 隐去原异常。其它 NotImplementedError 原样抛出。
+            # EN: The copy-out-of-meta error is recognized by its full text and gets a hint pointing
+            # EN: at `to_empty()` (torch's text, hence it names torch.nn.Module); `from None` hides
+            # EN: the original exception. Any other NotImplementedError propagates unchanged.
             except NotImplementedError as e:
                 if str(e) == "Cannot copy out of meta tensor; no data!":
                     raise NotImplementedError(
@@ -1760,6 +2085,11 @@ class Module:
                 else:
                     raise
 
+        # 中: 默认开关下，换数据类型或在稠密设备间移动（CPU ↔ CUDA）走 `_apply` 的第 2 条路，参数对象
+        # 中: 不变；`.to("meta")` 走第 3 条路，参数变成新对象。
+        # EN: With the default flags, a dtype change or a move between dense devices (CPU ↔ CUDA)
+        # EN: takes path 2 of `_apply` and the parameter objects stay; `.to("meta")` takes path 3,
+        # EN: and the parameters become new objects.
         return self._apply(convert)
 
     def register_full_backward_pre_hook(
@@ -1791,8 +2121,18 @@ class Module:
         Returns:
             A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
         """
+        # 中: 所有钩子注册都是同一套路：句柄先从进程级计数器取一个新 id，再以它为键放进表里；表的
+        # 中: 插入顺序就是调用顺序。句柄只弱引用这张表，`handle.remove()` 按 id 删除。
+        # EN: Every hook registration follows one pattern: the handle first takes a fresh id from a
+        # EN: process-wide counter, then the hook goes into the table under that key; the table's
+        # EN: insertion order is the call order. The handle keeps only a weak reference to the
+        # EN: table; `handle.remove()` deletes by id.
         handle = RemovableHandle(self._backward_pre_hooks)
         self._backward_pre_hooks[handle.id] = hook
+        # 中: `prepend=True`：OrderedDict 的 `move_to_end(last=False)` 把刚插入的键移到最前，
+        # 中: 不改动其它钩子的相对顺序。
+        # EN: `prepend=True`: OrderedDict's `move_to_end(last=False)` moves the new key to the
+        # EN: front, leaving the other hooks' relative order alone.
         if prepend:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
         return handle
@@ -1829,12 +2169,20 @@ class Module:
         Raises:
             RuntimeError: A full backward hook is already registered. / 已注册过 full 反向钩子。
         """
+        # 中: 旧式与 full 钩子共用 `_backward_hooks`，由 `_is_full_backward_hook` 区分；它一经设定就不再
+        # 中: 复位，所以注册过 full 钩子的模块（即使已注销）永远拒绝旧式钩子。报错文本与 torch 相同。
+        # EN: Legacy and full hooks share `_backward_hooks`, told apart by `_is_full_backward_hook`;
+        # EN: once set it is never reset, so a module that ever had a full hook (even one removed
+        # EN: since) refuses legacy hooks for good. The message is torch's.
         if self._is_full_backward_hook is True:
             raise RuntimeError(
                 "Cannot use both regular backward hooks and full backward hooks on a "
                 "single Module. Please use only one of them."
             )
 
+        # 中: 标记为旧式后登记；旧式钩子没有 `prepend` 参数，只能追加到末尾。
+        # EN: Mark the module legacy, then register; legacy hooks have no `prepend` and are always
+        # EN: appended.
         self._is_full_backward_hook = False
 
         handle = RemovableHandle(self._backward_hooks)
@@ -1878,12 +2226,19 @@ class Module:
         Raises:
             RuntimeError: A legacy backward hook is already registered. / 已注册过旧式反向钩子。
         """
+        # 中: 与 `register_backward_hook` 对称：注册过旧式钩子（标记为 False，注销后也不复位）就拒绝。
+        # EN: The mirror of `register_backward_hook`: refused once a legacy hook was registered
+        # EN: (flag False, not reset by removal).
         if self._is_full_backward_hook is False:
             raise RuntimeError(
                 "Cannot use both regular backward hooks and full backward hooks on a "
                 "single Module. Please use only one of them."
             )
 
+        # 中: 标记为 full 后登记；`prepend` 同样用 `move_to_end` 实现，只在本模块的表内排到最前，
+        # 中: 全局 full 钩子仍先调用。
+        # EN: Mark the module full, then register; `prepend` again uses `move_to_end`, putting the
+        # EN: hook first within this module's table only; global full hooks are still called first.
         self._is_full_backward_hook = True
 
         handle = RemovableHandle(self._backward_hooks)
@@ -1909,12 +2264,21 @@ class Module:
         Returns:
             `(full_backward_hooks, non_full_backward_hooks)`. / `(full 钩子列表, 旧式钩子列表)`。
         """
+        # 中: 全局表与本模块表各自整体归入一组（标记为 None 的表是空的，哪组都不进）；每组里全局的
+        # 中: 在前。两个标记彼此独立，所以全局 full 钩子与本模块的旧式钩子可以同时存在。
+        # EN: The global table and this module's table each go whole into one list (a table whose
+        # EN: flag is None is empty and joins neither); global hooks come first in each list. The
+        # EN: two flags are independent, so global full hooks and this module's legacy hooks can
+        # EN: coexist.
         full_backward_hooks: list[Callable] = []
         if _global_is_full_backward_hook is True:
             full_backward_hooks += _global_backward_hooks.values()
         if self._is_full_backward_hook is True:
             full_backward_hooks += self._backward_hooks.values()
 
+        # 中: 旧式组同理；`_call_impl` 会把它们挂到输出的 `grad_fn` 上，并检查是否需要发出弃用警告。
+        # EN: The same for the legacy list; `_call_impl` attaches these to the output's `grad_fn`
+        # EN: and checks whether a deprecation warning is due.
         non_full_backward_hooks: list[Callable] = []
         if _global_is_full_backward_hook is False:
             non_full_backward_hooks += _global_backward_hooks.values()
@@ -1964,8 +2328,16 @@ class Module:
             result: The forward's output. / 前向的输出。
             grad_fn: The node the hooks were attached to. / 挂钩子的节点。
         """
+        # 中: 条件一：输出必须是张量或全是张量的元组（列表、字典等嵌套结构不行）。不满足就警告并返回，
+        # 中: 后面的检查无从谈起。警告文本均与 torch 相同。
+        # EN: Condition 1: the output must be a tensor or a tuple of tensors only (no list, dict or
+        # EN: nesting). Otherwise warn and return: the later checks cannot apply. All warning texts
+        # EN: are torch's.
         if not isinstance(result, torch.Tensor):
             if not (isinstance(result, tuple) and all(isinstance(r, torch.Tensor) for r in result)):
+                # 中: stacklevel=2 指向 `_call_impl` 里调用本函数的那一行，而不是用户代码。
+                # EN: stacklevel=2 points at the line inside `_call_impl` that calls this function,
+                # EN: not at user code.
                 warnings.warn(
                     "Using non-full backward hooks on a Module that does not return a "
                     "single Tensor or a tuple of Tensors is deprecated and will be removed "
@@ -1974,12 +2346,21 @@ class Module:
                     FutureWarning,
                     stacklevel=2,
                 )
+                # 中: 每次调用最多发出一条警告：发出后立即返回。
+                # EN: At most one warning per call: return right after it.
                 return
+        # 中: 单个张量包成一元组，以便下面统一处理。
+        # EN: A single tensor is wrapped into a 1-tuple for uniform handling below.
         else:
             result = (result,)
 
+        # 中: 条件二：位置参数同样必须全是张量（`inputs` 是 `args` 元组，所以实际检查的是每个位置参数）。
+        # EN: Condition 2: the positional inputs must be tensors too (`inputs` is the `args` tuple,
+        # EN: so in practice each positional argument is checked).
         if not isinstance(inputs, torch.Tensor):
             if not (isinstance(inputs, tuple) and all(isinstance(i, torch.Tensor) for i in inputs)):
+                # 中: 这条警告说的是缺少部分 grad_input（条件一说的是 grad_output）。
+                # EN: This warning is about missing grad_input (condition 1's is about grad_output).
                 warnings.warn(
                     "Using non-full backward hooks on a Module that does not take as input a "
                     "single Tensor or a tuple of Tensors is deprecated and will be removed "
@@ -1988,14 +2369,24 @@ class Module:
                     FutureWarning,
                     stacklevel=2,
                 )
+                # 中: 与条件一相同：发出一条警告后立即返回。
+                # EN: As for condition 1: one warning, then return at once.
                 return
+        # 中: 同样把单个张量包成一元组；此后输出与输入都是张量元组。
+        # EN: Again a single tensor becomes a 1-tuple; from here on outputs and inputs are tuples
+        # EN: of tensors.
         else:
             inputs = (inputs,)
 
-        # 中: 所有输出都应来自同一个节点，并且钩子挂在这个节点上。
-        # EN: All outputs should come from one node, and the hooks must sit on that node.
+        # 中: 条件三：所有输出都应来自同一个节点，并且钩子挂在这个节点上。
+        # EN: Condition 3: all outputs should come from one node, and the hooks must sit on that
+        # EN: node.
         out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
         if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            # 中: 没有任何输出带 grad_fn，或唯一的节点不是挂钩子的那个：torch 用“输出嵌套在 Python
+            # 中: 数据结构里”这条文本警告。
+            # EN: No output has a grad_fn, or the single node is not the one holding the hooks:
+            # EN: torch warns with its "outputs are nested in python data structure" text.
             warnings.warn(
                 "Using a non-full backward hook when outputs are nested in python data structure "
                 "is deprecated and will be removed in future versions. This hook will be missing "
@@ -2004,6 +2395,9 @@ class Module:
                 stacklevel=2,
             )
         elif len(out_grad_fn) > 1:
+            # 中: 输出来自多个节点：钩子只挂在其中一个上，其余输出的梯度它看不到。
+            # EN: Outputs from several nodes: the hooks sit on one of them and miss the other
+            # EN: outputs' gradients.
             warnings.warn(
                 "Using a non-full backward hook when outputs are generated by different autograd Nodes "
                 "is deprecated and will be removed in future versions. This hook will be missing "
@@ -2012,13 +2406,25 @@ class Module:
                 stacklevel=2,
             )
         else:
-            # 中: 节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
-            # EN: The node's direct inputs must be exactly the inputs' grad_fns; otherwise the module holds more than one node.
+            # 中: 条件四：节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
+            # 中: 注意叶子输入的 grad_fn 是 None，而节点上游对应的是它的 AccumulateGrad，两边集合不等：
+            # 中: 输入是需要梯度的叶子时，即使 ReLU 这样只有一个节点的模块也会收到这条警告（torch 亦然）。
+            # EN: Condition 4: the node's direct inputs must be exactly the inputs' grad_fns;
+            # EN: otherwise the module holds more than one node. Note that a leaf input's grad_fn is
+            # EN: None while the node's upstream holds its AccumulateGrad, so the sets differ: with
+            # EN: a leaf input that requires grad, even a one-node module such as ReLU gets this
+            # EN: warning (torch too).
             inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
 
+            # 中: `next_functions` 的元素是 (节点, 输入序号) 对，只取节点，按集合比较。
+            # EN: `next_functions` holds (node, input number) pairs; only the nodes are taken and
+            # EN: compared as sets.
             next_functions = {n[0] for n in grad_fn.next_functions}
 
             if inputs_grad_fn != next_functions:
+                # 中: 与条件二一样，这条警告说的是缺少部分 grad_input；条件一、三说的是 grad_output。
+                # EN: Like condition 2's, this warning is about missing grad_input; conditions 1
+                # EN: and 3 are about grad_output.
                 warnings.warn(
                     "Using a non-full backward hook when the forward contains multiple autograd Nodes "
                     "is deprecated and will be removed in future versions. This hook will be missing "
@@ -2075,6 +2481,13 @@ class Module:
             tensor(4.)
             >>> h.remove()
         """
+        # 中: `with_kwargs` 不存进钩子本身，而是记在按 id 索引的标记表里；`_call_impl` 调用时用
+        # 中: `hook_id in ...` 查它决定调用签名。把标记表作为 `extra_dict` 交给句柄，`remove()` 时标记
+        # 中: 随钩子一起删掉，表之间不会残留。
+        # EN: `with_kwargs` is not stored on the hook but in a marker table keyed by id; at call
+        # EN: time `_call_impl` checks `hook_id in ...` to pick the call signature. Passing the
+        # EN: marker table to the handle as `extra_dict` makes `remove()` delete the marker with the
+        # EN: hook, so no leftover stays behind.
         handle = RemovableHandle(
             self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs
         )
@@ -2082,6 +2495,9 @@ class Module:
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
 
+        # 中: 只移动主表里的键：标记表只用来查成员，顺序无关紧要。
+        # EN: Only the main table's key moves: marker tables are only tested for membership, their
+        # EN: order does not matter.
         if prepend:
             self._forward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
         return handle
@@ -2125,6 +2541,11 @@ class Module:
         Returns:
             A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
         """
+        # 中: 两张标记表（with_kwargs、always_call）以列表形式交给 `extra_dict`，注销时一并清理。
+        # 中: 与全局版本不同，这里两张表都交给了句柄，不会留下残留条目。
+        # EN: Both marker tables (with_kwargs, always_call) go to `extra_dict` as a list and are
+        # EN: cleaned on removal. Unlike the global version, both are given to the handle here, so
+        # EN: no entry is left behind.
         handle = RemovableHandle(
             self._forward_hooks,
             extra_dict=[
@@ -2132,11 +2553,18 @@ class Module:
                 self._forward_hooks_always_called,
             ],
         )
+        # 中: 标记只在需要时写入：不在标记表里就表示 False。always_call 标记让 `_call_impl` 在
+        # 中: forward 抛出异常时仍调用这个钩子。
+        # EN: Markers are written only when asked for: absence from a marker table means False. The
+        # EN: always_call marker makes `_call_impl` still call this hook when forward raises.
         self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
         if always_call:
             self._forward_hooks_always_called[handle.id] = True
+        # 中: 与预钩子相同，`prepend` 只移动主表里的键，标记表的顺序无关紧要。
+        # EN: As for pre-hooks, `prepend` moves only the main table's key; marker order is
+        # EN: irrelevant.
         if prepend:
             self._forward_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
         return handle
@@ -2164,18 +2592,33 @@ class Module:
         Returns:
             The output of forward. / forward 的输出。
         """
+        # 中: 再查一次追踪状态：不在追踪中，或 forward 已是 TorchScript 编译的方法（ScriptMethod）时，
+        # 中: 直接调用，不压作用域。
+        # EN: Check the tracing state again: when not tracing, or when forward is a compiled
+        # EN: TorchScript method (ScriptMethod), call it directly without a scope.
         tracing_state = torch._C._get_tracing_state()
         if not tracing_state or isinstance(self.forward, torch._C.ScriptMethod):
             return self.forward(*input, **kwargs)
+        # 中: 映射表只在 `torch.jit.trace_module`（追踪 torch.nn.Module 时由 `torch.jit.trace` 调用）
+        # 中: 运行期间存在，把被追踪模块的每个子模块映射到 `__module.xxx` 这样的限定名；追踪普通函数时为 None。
+        # EN: The map exists only while `torch.jit.trace_module` runs (which `torch.jit.trace` calls
+        # EN: for a torch.nn.Module); it maps each submodule of the traced module to a qualified
+        # EN: name such as `__module.xxx`. Tracing a plain function leaves it None.
         recording_scopes = torch.jit._trace._trace_module_map is not None
         if recording_scopes:
-            # 中: 只有被追踪的模块才在映射表里有名字；没有名字就不记录作用域。
+            # 中: 只有被追踪的模块才在映射表里有名字；没有名字就不记录作用域。annotated_nn 的模块不是
+            # 中: torch.nn.Module 的子模块（torch 的 `add_module` 拒绝它们），所以通常在表里没有名字。
             # EN: Only traced modules have a name in the map; without one, no scope is recorded.
+            # EN: annotated_nn modules are not children of a torch.nn.Module (torch's `add_module`
+            # EN: refuses them), so they usually have no name there.
             name = torch.jit._trace._trace_module_map.get(self, None)
             if name:
                 tracing_state.push_scope(name)
             else:
                 recording_scopes = False
+        # 中: finally 保证 forward 抛出异常时作用域也会弹出，追踪器的作用域栈不会错位。
+        # EN: finally pops the scope even when forward raises, so the tracer's scope stack stays
+        # EN: balanced.
         try:
             result = self.forward(*input, **kwargs)
         finally:
@@ -2226,7 +2669,7 @@ class Module:
             6. 依次运行全局、本地前向钩子，它们可以替换输出。
             7. 用 `BackwardHook` 包装输出；旧式反向钩子挂到输出的 `grad_fn` 上。
 
-            若第 3–7 步抛出异常，尚未运行的 `always_call` 前向钩子会被补跑（全局的先），
+            若第 2–7 步抛出异常，尚未运行的 `always_call` 前向钩子会被补跑（全局的先），
             然后原异常继续抛出。在 `torch.compile` 追踪期间不做这层 try/except。
             1.5.1 → 2.13：1.5.1 的 `__call__` 没有全局钩子、kwargs 钩子、full 反向钩子、
             `always_call` 和快速路径；如今 `__call__` 是 `_wrapped_call_impl`，真正的逻辑在这里。
@@ -2243,7 +2686,7 @@ class Module:
             6. Run the global, then local forward hooks; they may replace the output.
             7. Wrap the output in the `BackwardHook`; attach legacy backward hooks to its `grad_fn`.
 
-            If steps 3–7 raise, the `always_call` forward hooks that have not run yet are run
+            If steps 2–7 raise, the `always_call` forward hooks that have not run yet are run
             (global ones first), then the original exception propagates. While `torch.compile`
             traces, this try/except layer is skipped.
             1.5.1 → 2.13: 1.5.1's `__call__` had no global hooks, kwargs hooks, full backward
@@ -2257,14 +2700,34 @@ class Module:
         Returns:
             The (possibly hook-modified) output. / （可能被钩子修改过的）输出。
         """
+        # 中: 先选好第 5 步要调用的函数：JIT 追踪时用 `_slow_forward`
+        # 中: （它把模块名压入追踪作用域），否则直接用 `forward`。快速路径也用这个选择，
+        # 中: 所以追踪没有钩子的模块时同样会记下作用域。
+        # EN: Pick step 5's callee first: `_slow_forward` while the JIT traces (it pushes the module
+        # EN: name as a trace scope), else `forward`. The fast path uses it too, so tracing a
+        # EN: module without hooks records the scope as well.
         forward_call = self._slow_forward if torch._C._get_tracing_state() else self.forward
-        # 中: 没有任何钩子时走快速路径，直接调用 forward（绝大多数调用如此）。
-        # EN: Fast path: with no hook anywhere, call forward directly (the common case).
+        # 中: 第 1 步：快速路径。只查 8 张表：本模块的反向钩子、反向预钩子、
+        # 中: 前向钩子、前向预钩子，以及对应的 4 张全局表。with_kwargs / always_call 表
+        # 中: 只给这些表里已有的钩子 id 做标记，不必另查；state_dict 钩子与调用无关。
+        # 中: 绝大多数调用没有钩子，于是省掉闭包、try/except 和逐表遍历——
+        # 中: 实测挂一个什么都不做的前向钩子，
+        # 中: 小模块的调用开销就变成约 2.5–3 倍。
+        # EN: Step 1: the fast path. Only 8 tables are checked: this module's backward hooks,
+        # EN: backward pre-hooks, forward hooks and forward pre-hooks, and the 4 matching global
+        # EN: tables. The with_kwargs / always_call tables only flag hook ids already in those, so
+        # EN: need no check; state_dict hooks play no part in a call. Most calls have no hook, so
+        # EN: this skips the closure, the try/except and the table walks — measured, one no-op
+        # EN: forward hook makes calling a small module about 2.5–3 times as costly.
         if not (
             self._backward_hooks
             or self._backward_pre_hooks
             or self._forward_hooks
             or self._forward_pre_hooks
+            # 中: 全局的 4 张表由 `register_module_*` 函数填写，
+            # 中: 对所有模块生效，所以每次调用都要查。
+            # EN: The 4 global tables, filled by the `register_module_*` functions, apply to every
+            # EN: module, so each call checks them too.
             or _global_backward_pre_hooks
             or _global_backward_hooks
             or _global_forward_hooks
@@ -2272,11 +2735,21 @@ class Module:
         ):
             return forward_call(*args, **kwargs)
 
+        # 中: `result` 先设为 None：若 forward 本身抛出，
+        # 中: 异常路径里的 always_call 钩子收到的输出就是 None。
+        # 中: 集合记下正常路径里已经轮到的 always_call 钩子 id，异常路径只补跑其余的。
+        # EN: `result` starts as None: if forward itself raises, the error path's always_call
+        # EN: hooks get None as the output. The set records the always_call hook ids reached on
+        # EN: the normal path; the error path runs only the rest.
         result = None
-        # 中: 记下已经正常运行过的 always_call 钩子，异常路径只补跑其余的。
-        # EN: Remember which always_call hooks already ran, so the error path runs only the rest.
         called_always_called_hooks = set()
 
+        # 中: 第 2–7 步写在闭包里，下面的 try/except 才能整体包住它们；
+        # 中: `args`、`kwargs`、`result` 经 `nonlocal` 共享，
+        # 中: 钩子替换过的值在异常路径里也看得到。
+        # EN: Steps 2–7 live in a closure so that the try/except below can wrap them whole; `args`,
+        # EN: `kwargs` and `result` are shared through `nonlocal`, so the error path sees what hooks
+        # EN: replaced.
         def inner():
             r"""Steps 2–7 of a hooked call. / 带钩子调用的第 2–7 步。
 
@@ -2294,10 +2767,18 @@ class Module:
                 The output after all hooks. / 经过所有钩子后的输出。
 
             Raises:
-                RuntimeError: A with_kwargs pre-hook returned something other than a 2-tuple. / with_kwargs 预钩子返回了非二元组。
+                RuntimeError: A with_kwargs pre-hook returned something other than None or a 2-tuple. / with_kwargs 预钩子返回的既不是 None 也不是长度为 2 的元组。
             """
             nonlocal result, args, kwargs
 
+            # 中: 第 2 步：收集反向预钩子和反向钩子，两种都是全局的排在本模块的前面。
+            # 中: `_get_backward_hooks` 按注册方式分成完整反向钩子与旧式钩子两个列表；
+            # 中: 表为空时连这次方法调用也省掉。
+            # 中: 这里只是收集，第 4、7 步才把它们接到计算图上。
+            # EN: Step 2: gather the backward pre-hooks and backward hooks, global ones before this
+            # EN: module's in both. `_get_backward_hooks` splits them into full and legacy lists by
+            # EN: how they were registered; empty tables skip even that call. This only gathers;
+            # EN: steps 4 and 7 attach them to the graph.
             full_backward_hooks, non_full_backward_hooks = [], []
             backward_pre_hooks = []
             if self._backward_pre_hooks or _global_backward_pre_hooks:
@@ -2306,15 +2787,33 @@ class Module:
             if self._backward_hooks or _global_backward_hooks:
                 full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
 
+            # 中: 第 3 步：前向预钩子，先全局、后本模块
+            # 中: （prepend=True 也只排在本模块表的最前，越不过全局钩子）。
+            # 中: 每个钩子看到的是前一个替换后的 `args`。
+            # EN: Step 3: forward pre-hooks, global first, then this module's (prepend=True only
+            # EN: puts a hook at the front of this module's table, never before global ones). Each
+            # EN: hook sees the `args` left by the one before.
             if _global_forward_pre_hooks or self._forward_pre_hooks:
                 for hook_id, hook in (
                     *_global_forward_pre_hooks.items(),
                     *self._forward_pre_hooks.items(),
                 ):
-                    # 中: 只查本模块的 with_kwargs 表，所以全局预钩子总是以 (module, args) 调用。
-                    # EN: Only this module's with_kwargs table is consulted, so global pre-hooks are always called as (module, args).
+                    # 中: 只查本模块的 with_kwargs 表：`register_module_forward_pre_hook` 没有
+                    # 中: with_kwargs 选项，钩子 id 又全局唯一，
+                    # 中: 所以全局预钩子总以 (module, args) 调用。
+                    # 中: with_kwargs 钩子的返回值必须是 None 或 (args, kwargs) 二元组，否则报错，
+                    # 中: 报错文本与 torch 相同。
+                    # EN: Only this module's with_kwargs table is consulted: the global
+                    # EN: `register_module_forward_pre_hook` has no with_kwargs option and hook ids
+                    # EN: are globally unique, so global pre-hooks are always called as
+                    # EN: (module, args). A with_kwargs hook must return None or an (args, kwargs)
+                    # EN: pair, else it raises torch's error text.
                     if hook_id in self._forward_pre_hooks_with_kwargs:
                         args_kwargs_result = hook(self, args, kwargs)  # type: ignore[misc]
+                        # 中: 约定：None 表示不改；
+                        # 中: 否则必须是二元组，整体替换 args 与 kwargs。
+                        # EN: The contract: None changes nothing; anything else must be a pair,
+                        # EN: replacing args and kwargs together.
                         if args_kwargs_result is not None:
                             if (
                                 isinstance(args_kwargs_result, tuple)
@@ -2322,36 +2821,62 @@ class Module:
                             ):
                                 args, kwargs = args_kwargs_result
                             else:
+                                # 中: 不合约定：报错并带上返回值本身，措辞与 torch 相同。
+                                # EN: Off contract: an error quoting the returned value (torch's).
                                 raise RuntimeError(
                                     "forward pre-hook must return None or a tuple "
                                     f"of (new_args, new_kwargs), but got {args_kwargs_result}."
                                 )
                     else:
+                        # 中: 普通预钩子只能换位置参数；返回非 tuple 的值时包成长度为 1 的元组，
+                        # 中: 所以 `return x` 就是 `return (x,)`。
+                        # EN: A plain pre-hook can only replace the positional args; a non-tuple
+                        # EN: return is wrapped in a 1-tuple, so `return x` means `return (x,)`.
                         args_result = hook(self, args)
                         if args_result is not None:
                             if not isinstance(args_result, tuple):
                                 args_result = (args_result,)
                             args = args_result
 
+            # 中: 第 4 步：有完整反向钩子或反向预钩子时，用 `BackwardHook` 把位置参数里的张量
+            # 中: 换成经过一个恒等 autograd 函数的版本，反向时才拿得到 `grad_input`。
+            # 中: 包装发生在预钩子之后，所以包到的是预钩子替换后的输入；kwargs 里的张量不包，
+            # 中: 不会出现在 `grad_input` 里。
+            # EN: Step 4: with full backward hooks or backward pre-hooks, `BackwardHook` routes the
+            # EN: tensors among the positional args through an identity autograd function, so
+            # EN: `grad_input` can be caught in backward. It runs after the pre-hooks and wraps
+            # EN: their replacements; tensors in kwargs are left alone and never reach `grad_input`.
             bw_hook = None
             if full_backward_hooks or backward_pre_hooks:
                 bw_hook = BackwardHook(self, full_backward_hooks, backward_pre_hooks)
                 args = bw_hook.setup_input_hook(args)
 
+            # 中: 第 5 步：真正的前向传播。
+            # EN: Step 5: the forward pass itself.
             result = forward_call(*args, **kwargs)
+            # 中: 第 6 步：前向钩子，同样先全局、后本模块；非 None 的返回值替换输出，
+            # 中: 后面的钩子看到的是替换后的输出。
+            # 中: 全局前向钩子可以带 with_kwargs，所以两张 kwargs 表都要查。
+            # EN: Step 6: forward hooks, again global first, then this module's; a non-None return
+            # EN: replaces the output, and later hooks see the replacement. Global forward hooks may
+            # EN: be with_kwargs, so both kwargs tables are consulted.
             if _global_forward_hooks or self._forward_hooks:
                 for hook_id, hook in (
                     *_global_forward_hooks.items(),
                     *self._forward_hooks.items(),
                 ):
-                    # 中: 先登记“已调用”，这样即使钩子本身抛异常，异常路径也不会再调它一次。
-                    # EN: Mark it as called first, so that even if the hook itself raises, the error path will not call it a second time.
+                    # 中: 先登记“已调用”再调用：
+                    # 中: 即使钩子本身抛异常，异常路径也不会再调它一次。
+                    # EN: Mark it as called before calling it: even if the hook itself raises, the
+                    # EN: error path will not call it a second time.
                     if (
                         hook_id in self._forward_hooks_always_called
                         or hook_id in _global_forward_hooks_always_called
                     ):
                         called_always_called_hooks.add(hook_id)
 
+                    # 中: with_kwargs 钩子（本模块的或全局的）多收一个 `kwargs`。
+                    # EN: A with_kwargs hook (this module's or a global one) also gets `kwargs`.
                     if (
                         hook_id in self._forward_hooks_with_kwargs
                         or hook_id in _global_forward_hooks_with_kwargs
@@ -2360,9 +2885,17 @@ class Module:
                     else:
                         hook_result = hook(self, args, result)
 
+                    # 中: 与预钩子不同，这里没有二元组约定：
+                    # 中: 无论哪种钩子，非 None 的返回值都整个替换输出。
+                    # EN: Unlike pre-hooks there is no pair contract: for either kind, a non-None
+                    # EN: return replaces the whole output.
                     if hook_result is not None:
                         result = hook_result
 
+            # 中: 第 7 步（完整反向钩子部分）：输出既不是张量也不是 tuple（例如 dict）时，
+            # 中: 里面的张量包不到，钩子不会触发，所以先给出警告。
+            # EN: Step 7 (full-hook part): in an output that is neither a tensor nor a tuple (a
+            # EN: dict, say) no tensor can be wrapped and the hooks never fire, hence a warning.
             if bw_hook:
                 if not isinstance(result, (torch.Tensor, tuple)):
                     warnings.warn(
@@ -2371,10 +2904,18 @@ class Module:
                         f" but received {type(result)}",
                         stacklevel=2,
                     )
+                # 中: 把输出也包一层：反向时先拿到 `grad_output`（供反向预钩子），
+                # 中: 再等输入的梯度算完交给完整反向钩子。
+                # 中: 它在前向钩子之后，所以包的是钩子替换后的输出。
+                # EN: Wrap the output too: backward first yields `grad_output` (for the backward
+                # EN: pre-hooks), then the inputs' gradients for the full hooks. It runs after the
+                # EN: forward hooks, so it wraps their replacement.
                 result = bw_hook.setup_output_hook(result)
 
-            # 中: 旧式反向钩子：顺着嵌套结构找到第一个张量，把钩子挂在它的 grad_fn 上。
-            # EN: Legacy backward hooks: dig through the nesting to the first tensor and hang the hooks on its grad_fn.
+            # 中: 第 7 步（旧式钩子部分）：顺着嵌套结构找到第一个张量：
+            # 中: dict 取第一个张量值，其余取 [0]。
+            # EN: Step 7 (legacy part): dig through the nesting to the first tensor: the first
+            # EN: tensor value of a dict, else [0].
             if non_full_backward_hooks:
                 var = result
                 while not isinstance(var, torch.Tensor):
@@ -2382,6 +2923,14 @@ class Module:
                         var = next(v for v in var.values() if isinstance(v, torch.Tensor))
                     else:
                         var = var[0]
+                # 中: 把钩子挂在它的 grad_fn 上（经 `_WrappedHook` 弱引用本模块）。钩子看到的只是
+                # 中: 这一个节点的梯度，而不是模块的输入输出梯度，所以它已被弃用；
+                # 中: 输出不需要梯度（grad_fn 为 None）时什么也不挂；
+                # 中: 输入或输出的结构不合适时给出 FutureWarning。
+                # EN: Hang the hooks on its grad_fn (via `_WrappedHook`, weakly holding the module).
+                # EN: They see that one node's gradients, not the module's input and output
+                # EN: gradients, hence the deprecation; with no grad_fn nothing is attached, and
+                # EN: unsuitable input or output structures get a FutureWarning.
                 grad_fn = var.grad_fn
                 if grad_fn is not None:
                     for hook in non_full_backward_hooks:
@@ -2390,27 +2939,41 @@ class Module:
 
             return result
 
-        # 中: torch.compile 追踪时不包 try/except：编译器不支持在这里处理异常路径。
-        # EN: Under torch.compile tracing, skip the try/except: the compiler does not handle the error path here.
+        # 中: torch.compile 追踪时不包 try/except：torch 有意如此
+        # 中: （在编译的帧里捕获再重抛只会把异常处理搅乱），
+        # 中: 代价是编译时出错不会补跑 always_call 钩子。
+        # EN: Under torch.compile tracing there is no try/except: torch skips it on purpose
+        # EN: (catching and re-raising in a compiled frame only muddles exception handling), so
+        # EN: always_call hooks are not run on an error while compiling.
         if torch.compiler.is_compiling():
             return inner()
 
+        # 中: 只捕获 `Exception`：KeyboardInterrupt、SystemExit 直接穿过，
+        # 中: 不补跑任何钩子。
+        # EN: Only `Exception` is caught: KeyboardInterrupt and SystemExit pass straight through,
+        # EN: with no hook run.
         try:
             return inner()
         except Exception:
-            # 中: forward 或某个钩子失败：补跑尚未运行的 always_call 钩子（全局的先，且不带 kwargs），
-            # 中: 它们自己的异常只变成警告，最后重新抛出原异常。
-            # EN: forward or a hook failed: run the always_call hooks that have not run yet (global first;
-            # EN: global ones without kwargs); their own errors become warnings, and the original exception is re-raised.
+            # 中: 第 2–7 步中 forward 或某个钩子失败：先补跑尚未轮到的全局 always_call 钩子。
+            # 中: 补跑的钩子自己抛出的异常只变成警告，不掩盖原异常。
+            # EN: forward or a hook failed in steps 2–7: first run the global always_call hooks not
+            # EN: reached yet; their own errors only become warnings, never masking the original.
             for hook_id, hook in _global_forward_hooks.items():
                 if (
                     hook_id in _global_forward_hooks_always_called
                     and hook_id not in called_always_called_hooks
                 ):
+                    # 中: 注意这里总以 (module, args, result) 调用，即使它注册时带了 with_kwargs
+                    # 中: （torch 同样如此），4 个参数的钩子会因此抛 TypeError，变成下面的警告。
+                    # EN: Always called as (module, args, result) here, even if registered
+                    # EN: with_kwargs (as in torch): a 4-argument hook hits a TypeError, warned of.
                     try:
                         hook_result = hook(self, args, result)
                         if hook_result is not None:
                             result = hook_result
+                    # 中: 补跑钩子自己的异常：发一条警告（措辞与 torch 相同），继续下一个钩子。
+                    # EN: A catch-up hook's own error: one warning (torch's wording), then the next.
                     except Exception as e:
                         warnings.warn(
                             "global module forward hook with ``always_call=True`` raised an exception "
@@ -2419,11 +2982,21 @@ class Module:
                         )
                         continue
 
+            # 中: 再补跑本模块尚未轮到的 always_call 钩子；本模块的 with_kwargs 钩子照常收到
+            # 中: `kwargs`。每个钩子拿到的 `result` 是出错前最后的输出（forward 就失败时为 None）。
+            # 中: 返回值仍会替换 `result`，但最终还是重新抛出原异常，
+            # 中: 这个值不会返回给调用者。
+            # EN: Then this module's always_call hooks not reached yet; its with_kwargs ones do get
+            # EN: `kwargs`. Each sees the last output before the error (None if forward itself
+            # EN: failed); a return still replaces `result`, but the original exception is re-raised
+            # EN: anyway, so that value never reaches the caller.
             for hook_id, hook in self._forward_hooks.items():
                 if (
                     hook_id in self._forward_hooks_always_called
                     and hook_id not in called_always_called_hooks
                 ):
+                    # 中: 只查本模块的 with_kwargs 表：这里的钩子都是本模块的。
+                    # EN: Only this module's with_kwargs table matters: these hooks are all its own.
                     try:
                         if hook_id in self._forward_hooks_with_kwargs:
                             hook_result = hook(self, args, kwargs, result)  # type: ignore[misc]
@@ -2431,6 +3004,8 @@ class Module:
                             hook_result = hook(self, args, result)
                         if hook_result is not None:
                             result = hook_result
+                    # 中: 同上：钩子自己的异常只变成警告，措辞里没有 “global”。
+                    # EN: As above: the hook's own error becomes a warning, here without "global".
                     except Exception as e:
                         warnings.warn(
                             "module forward hook with ``always_call=True`` raised an exception "
@@ -2438,12 +3013,18 @@ class Module:
                             stacklevel=2,
                         )
                         continue
-            # 中: 重新抛出原来的异常。
-            # EN: Re-raise the original exception.
+            # 中: 重新抛出原来的异常（带着原来的回溯）。
+            # EN: Re-raise the original exception (with its original traceback).
             raise
 
-    # 中: 调用模块即调用 _wrapped_call_impl；写成类属性赋值，与 torch 一样让 __call__ 可被子类按需替换。
-    # EN: Calling a module calls _wrapped_call_impl; a class-attribute assignment, as in torch.
+    # 中: 调用模块即调用 `_wrapped_call_impl`。与 torch 一样是类体里的赋值，
+    # 中: `__call__` 在建类时就绑定到基类的这个函数：
+    # 中: 子类覆盖 `_wrapped_call_impl` 不影响 `m(...)`，
+    # 中: 覆盖 `_call_impl` 或 `__call__` 本身才生效。
+    # EN: Calling a module calls `_wrapped_call_impl`. As in torch it is an assignment in the class
+    # EN: body, binding `__call__` to this base-class function when the class is built: a subclass
+    # EN: overriding `_wrapped_call_impl` does not change `m(...)`; overriding `_call_impl` or
+    # EN: `__call__` itself does.
     __call__: Callable[..., Any] = _wrapped_call_impl
 
     def __getstate__(self):
@@ -2464,6 +3045,12 @@ class Module:
         Returns:
             A shallow copy of `__dict__`. / `__dict__` 的浅拷贝。
         """
+        # 中: 浅拷贝：张量与子模块由 pickle / deepcopy 自己处理。
+        # 中: `_compiled_call_impl` 只在 `compile()` 之后才出现在实例字典里；
+        # 中: 去掉后，类属性 `None` 让新对象走未编译的路径。
+        # EN: A shallow copy: pickle / deepcopy handle the tensors and submodules themselves.
+        # EN: `_compiled_call_impl` is in the instance dict only after `compile()`; once dropped,
+        # EN: the class attribute `None` makes the new object take the uncompiled path.
         state = self.__dict__.copy()
         state.pop("_compiled_call_impl", None)
         return state
@@ -2488,8 +3075,16 @@ class Module:
         Args:
             state: What `__getstate__` returned. / `__getstate__` 的返回值。
         """
+        # 中: 先整体写回；下面只补缺失的表，已有的绝不覆盖。
+        # EN: Write everything back first; below, only missing tables are added, never overwritten.
         self.__dict__.update(state)
 
+        # 中: 前向钩子相关的表：快速路径每次调用都读 `_forward_pre_hooks`，
+        # 中: 另外几张有钩子时才读。缺了它们，读取会落到 `__getattr__`，
+        # 中: 调用模块时报 AttributeError。
+        # EN: Forward-hook tables: the fast path reads `_forward_pre_hooks` on every call, the
+        # EN: others are read once hooks exist. Missing, a read falls to `__getattr__` and calling
+        # EN: the module raises AttributeError.
         if "_forward_pre_hooks" not in self.__dict__:
             self._forward_pre_hooks = OrderedDict()
         if "_forward_pre_hooks_with_kwargs" not in self.__dict__:
@@ -2498,6 +3093,10 @@ class Module:
             self._forward_hooks_with_kwargs = OrderedDict()
         if "_forward_hooks_always_called" not in self.__dict__:
             self._forward_hooks_always_called = OrderedDict()
+        # 中: 状态字典的四张钩子表：`state_dict()`、`_load_from_state_dict` 与
+        # 中: `load_state_dict` 每次都会读它们。
+        # EN: The four state_dict hook tables: `state_dict()`, `_load_from_state_dict` and
+        # EN: `load_state_dict` read them every time.
         if "_state_dict_hooks" not in self.__dict__:
             self._state_dict_hooks = OrderedDict()
         if "_state_dict_pre_hooks" not in self.__dict__:
@@ -2506,6 +3105,12 @@ class Module:
             self._load_state_dict_pre_hooks = OrderedDict()
         if "_load_state_dict_post_hooks" not in self.__dict__:
             self._load_state_dict_post_hooks = OrderedDict()
+        # 中: 空集合表示旧模块的缓冲区全是持久的；
+        # 中: `_is_full_backward_hook = None` 表示还没注册过反向钩子（注册时据此禁止新旧两种混用）；
+        # 中: `_backward_pre_hooks` 快速路径每次都读。
+        # EN: An empty set means every buffer of the old module is persistent;
+        # EN: `_is_full_backward_hook = None` means no backward hook yet (registration uses it to
+        # EN: forbid mixing the two kinds); the fast path reads `_backward_pre_hooks` on every call.
         if "_non_persistent_buffers_set" not in self.__dict__:
             self._non_persistent_buffers_set = set()
         if "_is_full_backward_hook" not in self.__dict__:
@@ -2513,10 +3118,20 @@ class Module:
         if "_backward_pre_hooks" not in self.__dict__:
             self._backward_pre_hooks = OrderedDict()
 
-    # 中: Python 只在常规查找（实例字典、类及其基类）失败后才调用 __getattr__，
-    # 中: 所以普通属性不经过这里；参数、缓冲区、子模块不在实例字典里，才会走到这里。
-    # EN: Python calls __getattr__ only after the normal lookup (instance dict, class and bases) fails, so plain attributes never
-    # EN: come here; parameters, buffers and submodules are not in the instance dict, which is why they do.
+    # 中: Python 只在常规查找（实例字典、类及其基类、描述符）失败后才调用 `__getattr__`：
+    # 中: `self.training`、方法和普通属性都到不了这里。
+    # 中: 参数、缓冲区、子模块存放在三张表里而不在实例字典里，所以每次读它们都先失败一次
+    # 中: 再落到这里（实测比读普通属性慢十倍以上）。
+    # 中: 陷阱：@property 的 getter 里抛出的 AttributeError 也算常规查找失败，Python 于是调用本方法，
+    # 中: 最后的报错说的是这个 property 不存在，真正缺失的那个属性名被掩盖了
+    # 中: （torch 同样如此）。
+    # EN: Python calls `__getattr__` only after the normal lookup (instance dict, class and its
+    # EN: bases, descriptors) fails: `self.training`, methods and plain attributes never come here.
+    # EN: Parameters, buffers and submodules live in the three tables, not in the instance dict, so
+    # EN: every read of one fails once and then lands here (measured: over ten times as slow as a
+    # EN: plain attribute). Pitfall: an AttributeError raised inside a @property getter also counts
+    # EN: as a failed lookup, so Python calls this method, and the error names the property, not the
+    # EN: attribute that was really missing (the same in torch).
     def __getattr__(self, name: str) -> Union[Tensor, "Module"]:
         r"""Find a parameter, buffer or submodule by name. / 按名字查找参数、缓冲区或子模块。
 
@@ -2544,9 +3159,17 @@ class Module:
         Raises:
             AttributeError: No such attribute. / 没有这个属性。
         """
-        # 中: 只取一次实例字典；这是热路径（每次访问子模块或参数都会经过）。
-        # EN: Fetch the instance dict once: this is a hot path (every access to a submodule or parameter comes through here).
+        # 中: 只取一次实例字典（torch 每查一张表都读一次 `self.__dict__`）：
+        # 中: 每次读参数、缓冲区或子模块都会走到这里。
+        # EN: Fetch the instance dict once (torch reads `self.__dict__` for each table): this runs
+        # EN: on every read of a parameter, buffer or submodule.
         instance_dict = self.__dict__
+        # 中: 按参数、缓冲区、子模块的顺序查。
+        # 中: 每张表都经实例字典取，从不写 `self._parameters`：
+        # 中: 在 `__init__` 之前那样读会再次落到这里，无限递归。
+        # EN: Look in parameters, buffers, submodules, in that order. Each table is taken through
+        # EN: the dict, never as `self._parameters`: before `__init__` that read would come back
+        # EN: here and recurse forever.
         if "_parameters" in instance_dict:
             _parameters = instance_dict["_parameters"]
             if name in _parameters:
@@ -2555,6 +3178,10 @@ class Module:
             _buffers = instance_dict["_buffers"]
             if name in _buffers:
                 return _buffers[name]
+        # 中: 最后查子模块。都没有时抛出与 Python 自己措辞相同的 AttributeError，
+        # 中: 所以 `hasattr` 和 `getattr(m, name, default)` 照常工作。
+        # EN: Submodules last. Failing all, raise an AttributeError worded like Python's own, so
+        # EN: `hasattr` and `getattr(m, name, default)` work as usual.
         if "_modules" in instance_dict:
             modules = instance_dict["_modules"]
             if name in modules:
@@ -2611,10 +3238,32 @@ class Module:
             RuntimeError: Non-persistent buffer with an overridden `register_buffer`. / 覆盖的 `register_buffer` 不支持非持久缓冲区。
         """
 
+        # 中: 表用 `__dict__.get` 取：在 `Module.__init__` 之前赋值时表还不存在，得到 None，
+        # 中: 而不会落到 `__getattr__`；所以那时赋普通属性照样可以。
+        # EN: The tables are fetched with `__dict__.get`: before `Module.__init__` they do not exist
+        # EN: yet, giving None instead of a trip to `__getattr__`; plain attributes still work then.
         params = self.__dict__.get("_parameters")
+        # 中: 第 1 步：值是 `Parameter`（每一类都先按值的类型判断，再按名字已在哪张表里判断）。
+        # 中: `__init__` 之前没有参数表，报 AttributeError，
+        # 中: 措辞与 torch 相同。
+        # EN: Step 1: the value is a `Parameter` (each kind is matched by the value's type first,
+        # EN: then by the table already holding the name). Before `__init__` there is no table: an
+        # EN: AttributeError worded as in torch.
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
+            # 中: 先从其它位置删掉同名项，再注册，顺序不能反：
+            # 中: `register_parameter` 见到名字已是别处的属性会抛 KeyError
+            # 中: （"attribute 'x' already exists"）；而留在实例字典里的旧值
+            # 中: 会被常规查找先找到，把参数遮住。删完后“一个名字只在一处”成立。
+            # 中: 非持久集合也要清掉，
+            # 中: 免得以后同名缓冲区继承这个标记。
+            # EN: Remove the name from every other place first, then register; not the other way
+            # EN: round: `register_parameter` raises KeyError ("attribute 'x' already exists") for a
+            # EN: name held elsewhere, and an old value left in the instance dict would be found
+            # EN: first by the normal lookup, hiding the parameter. After this a name lives in one
+            # EN: place only. The non-persistent set is cleared too, so a later buffer of that name
+            # EN: does not inherit the mark.
             _remove_from(
                 name,
                 self.__dict__,
@@ -2623,6 +3272,12 @@ class Module:
                 self._non_persistent_buffers_set,
             )
             self.register_parameter(name, value)
+        # 中: 第 2 步：名字已是参数，值却不是 `Parameter`：只接受 None（留下空槽位）。
+        # 中: 所以 `self.weight = self.weight * 2` 会报 TypeError，子模块或 `Buffer`
+        # 中: 也不能直接顶替参数，要先 `del`。
+        # EN: Step 2: the name is a parameter but the value is not a `Parameter`: only None is
+        # EN: accepted (an empty slot). So `self.weight = self.weight * 2` raises TypeError, and a
+        # EN: module or a `Buffer` cannot replace a parameter either without a `del` first.
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(
@@ -2631,10 +3286,18 @@ class Module:
                 )
             self.register_parameter(name, value)
         else:
+            # 中: 第 3 步：值是 `Module`。
+            # 中: `__init__` 之前还没有子模块表，同样报错。
+            # EN: Step 3: the value is a `Module`. Before `__init__` there is no module table: an
+            # EN: error as well.
             modules = self.__dict__.get("_modules")
             if isinstance(value, Module):
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
+                # 中: 与第 1 步同理，先删掉其它位置的同名项
+                # 中: （一个名字只在一处）。
+                # EN: As in step 1, the name is first removed from every other place (one name,
+                # EN: one place).
                 _remove_from(
                     name,
                     self.__dict__,
@@ -2642,25 +3305,53 @@ class Module:
                     self._buffers,
                     self._non_persistent_buffers_set,
                 )
+                # 中: 全局模块注册钩子依次运行，返回非 None 就替换要存的模块。
+                # 中: 然后直接写入 `_modules`，不经 `add_module`，所以不检查名字：
+                # 中: `setattr(m, "a.b", child)` 会留下含点的名字，
+                # 中: 而 `add_module` 会拒绝它（torch 同样如此）。
+                # EN: The global module registration hooks run in turn; a non-None return replaces
+                # EN: the module to store. It then goes straight into `_modules`, not through
+                # EN: `add_module`, so the name is not checked: `setattr(m, "a.b", child)` leaves a
+                # EN: dotted name that `add_module` would refuse (the same in torch).
                 for hook in _global_module_registration_hooks.values():
                     output = hook(self, name, value)
                     if output is not None:
                         value = output
                 modules[name] = value
+            # 中: 第 4 步：名字已是子模块，值却不是 `Module`：只接受 None，
+            # 中: 否则 TypeError（例如给子模块名赋张量）。
+            # EN: Step 4: the name is a submodule but the value is not a `Module`: only None is
+            # EN: accepted, else TypeError (assigning a tensor to a submodule name, say).
             elif modules is not None and name in modules:
                 if value is not None:
                     raise TypeError(
                         f"cannot assign '{torch.typename(value)}' as child module '{name}' "
                         "(torch.nn.Module or None expected)"
                     )
+                # 中: None 也要经过全局注册钩子；最后留下值为 None 的槽位，
+                # 中: `repr` 显示为 `(名字): None`，遍历时跳过。
+                # EN: None passes the global registration hooks too; what stays is a slot holding
+                # EN: None, shown by `repr` as `(name): None` and skipped by the iterators.
                 for hook in _global_module_registration_hooks.values():
                     output = hook(self, name, value)
                     if output is not None:
                         value = output
                 modules[name] = value
             else:
+                # 中: 第 5 步：值是 `Buffer`，或名字已是缓冲区。
+                # 中: 与第 1、3 步不同，这里不先删别处的同名项：把 `Buffer` 赋给已有的普通属性名
+                # 中: 会被 `register_buffer` 以 KeyError 拒绝（torch 同样如此）。
+                # 中: 而给新名字赋普通张量不进这一步，落到第 6 步。
+                # EN: Step 5: the value is a `Buffer`, or the name is already a buffer. Unlike
+                # EN: steps 1 and 3, nothing is removed first: a `Buffer` assigned to an existing
+                # EN: plain attribute is refused by `register_buffer` with a KeyError (as in torch).
+                # EN: A plain tensor under a new name skips this step and falls to step 6.
                 buffers = self.__dict__.get("_buffers")
                 if isinstance(value, Buffer) or buffers is not None and name in buffers:
+                    # 中: 接受张量、实现了 `__torch_function__` 的类张量对象或 None；
+                    # 中: 其它类型报 TypeError，措辞与 torch 相同。
+                    # EN: Tensors, tensor-likes implementing `__torch_function__`, or None; any
+                    # EN: other type raises a TypeError worded as in torch.
                     if value is not None and not (
                         isinstance(value, torch.Tensor) or hasattr(value, "__torch_function__")
                     ):
@@ -2668,14 +3359,20 @@ class Module:
                             f"cannot assign '{torch.typename(value)}' as buffer '{name}' "
                             "(torch.nn.Buffer, torch.Tensor or None expected)"
                         )
+                    # 中: 持久性：`Buffer` 自带的 `persistent` 优先（可以改变原来的持久性）；
+                    # 中: 普通张量沿用这个名字原来的持久性。
+                    # EN: Persistence: a `Buffer`'s own `persistent` wins (it may change the old
+                    # EN: one); a plain tensor keeps the persistence the name already had.
                     if isinstance(value, Buffer):
                         persistent = value.persistent
                     else:
                         persistent = name not in self._non_persistent_buffers_set
-                    # 中: 子类可能覆盖了 register_buffer 且签名里没有 persistent（旧代码）；
-                    # 中: 先做最常见情况的快速判断，再退回到检查签名。
-                    # EN: A subclass may override register_buffer without a `persistent` argument (old code); check
-                    # EN: the common case fast, then fall back to inspecting the signature.
+                    # 中: 子类可能覆盖了 `register_buffer` 而签名里没有 `persistent`（旧代码）。
+                    # 中: 先用一次身份比较判断最常见的情况（没有覆盖），
+                    # 中: 再退回到较慢的签名检查。
+                    # EN: A subclass may override `register_buffer` without a `persistent` argument
+                    # EN: (old code). One identity check settles the common case (no override);
+                    # EN: only then comes the slower signature inspection.
                     if getattr(self.register_buffer, "__func__", None) is Module.register_buffer:
                         self.register_buffer(name, value, persistent)
                     else:
@@ -2683,6 +3380,10 @@ class Module:
                         if "persistent" in sign.parameters:
                             self.register_buffer(name, value, persistent)
                         else:
+                            # 中: 旧式覆盖表达不了“非持久”：与其悄悄存成持久缓冲区，
+                            # 中: 不如报 RuntimeError（措辞与 torch 相同）。
+                            # EN: An old-style override cannot express "non-persistent": instead of
+                            # EN: a silent persistent buffer, a RuntimeError (torch's wording).
                             if not persistent:
                                 raise RuntimeError(
                                     "Registering a non-persistent buffer "
@@ -2693,6 +3394,14 @@ class Module:
                             # 中: 假定旧实现注册的都是持久缓冲区。
                             # EN: Assume the old implementation registers persistent buffers.
                             self.register_buffer(name, value)
+                # 中: 第 6 步：其余一切是普通属性，交给 `object.__setattr__`：
+                # 中: 类上的数据描述符（如带 setter 的 property）照常生效。
+                # 中: 新名字下的普通张量也落在这里：它不是缓冲区，
+                # 中: 不随 `to()` 迁移，也不进状态字典。
+                # EN: Step 6: anything else is a plain attribute, left to `object.__setattr__`; data
+                # EN: descriptors on the class (a property with a setter) work as usual. A plain
+                # EN: tensor under a new name ends up here: no buffer, not moved by `to()`, not
+                # EN: saved.
                 else:
                     super().__setattr__(name, value)
 
@@ -2718,13 +3427,21 @@ class Module:
         Raises:
             AttributeError: No such attribute. / 没有这个属性。
         """
+        # 中: 与 `__getattr__` 同样的顺序：参数、缓冲区、子模块。
+        # EN: The same order as `__getattr__`: parameters, buffers, submodules.
         if name in self._parameters:
             del self._parameters[name]
         elif name in self._buffers:
+            # 中: 删缓冲区时连同非持久标记一起清掉，
+            # 中: 否则以后同名的新缓冲区会意外继承“非持久”。
+            # EN: Deleting a buffer also drops its non-persistent mark, or a later buffer of that
+            # EN: name would inherit it.
             del self._buffers[name]
             self._non_persistent_buffers_set.discard(name)
         elif name in self._modules:
             del self._modules[name]
+        # 中: 都不是就交给 `object.__delattr__`，名字不存在时由它抛 AttributeError。
+        # EN: Otherwise `object.__delattr__` takes over; a missing name raises AttributeError there.
         else:
             super().__delattr__(name)
 
@@ -2786,8 +3503,10 @@ class Module:
         Returns:
             A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
         """
-        # 中: 标记放在函数对象上，因此 bound method 这类不能设属性的对象会在这里抛 AttributeError（与 torch 相同）。
-        # EN: The mark lives on the function object, so objects that refuse attributes (bound methods) raise AttributeError here, as in torch.
+        # 中: 标记放在函数对象上，因此 bound method 这类不能设属性的对象
+        # 中: 会在这里抛 AttributeError（与 torch 相同）。
+        # EN: The mark lives on the function object, so objects that refuse attributes (bound
+        # EN: methods) raise AttributeError here, as in torch.
         hook._from_public_api = True
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
@@ -2840,6 +3559,14 @@ class Module:
             prefix: The key prefix of this module. / 本模块的键前缀。
             keep_vars: Keep autograd attachment. / 是否保留与计算图的联系。
         """
+        # 中: 先参数后持久缓冲区，各按登记顺序；值为 None 的槽位不写。
+        # 中: `detach()` 得到的是新的张量对象，但与参数共享存储：
+        # 中: 它是活的别名，之后对参数的就地更新（如优化器的一步）
+        # 中: 会出现在已经取得的状态字典里，反之亦然。`keep_vars=True` 则存参数对象本身。
+        # EN: Parameters, then persistent buffers, each in registration order; slots holding None
+        # EN: are skipped. `detach()` gives a new tensor object sharing the parameter's storage: a
+        # EN: live alias, so later in-place updates (an optimizer step) show in a state dict taken
+        # EN: earlier, and the other way round. `keep_vars=True` stores the parameter object itself.
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -2876,8 +3603,18 @@ class Module:
             存储）。顺序：先本模块的参数、缓冲区、额外状态，再按登记顺序递归子模块（深度优先）。
             共享的张量在每个路径下各出现一次。返回的 `OrderedDict` 带有 `_metadata` 属性：每个
             模块前缀（去掉末尾的点，根是 `""`）对应 `{"version": _version}`，加载时用于格式迁移。
-            钩子：先运行 state_dict 前置钩子，最后运行后置钩子；私有后置钩子可返回新字典，
-            公开的必须返回 `None`。位置参数已弃用（会警告），只用关键字。
+
+            一次调用的步骤（递归的每一层都一样）：
+
+            1. 接受已弃用的位置参数 `(destination, prefix, keep_vars)`，但发出 `FutureWarning`；
+               请只用关键字。
+            2. 没有传入 `destination` 时新建带 `_metadata` 的 `OrderedDict`；记下本模块的版本。
+            3. 运行本模块的 state_dict 前置钩子。
+            4. `_save_to_state_dict` 写入本模块自己的参数、持久缓冲区与额外状态。
+            5. 按登记顺序递归每个直接子模块，前缀加上 `名字.`。
+            6. 运行后置钩子：私有的可以返回新字典替换结果（子模块的返回值会被父模块丢弃，
+               所以只在根模块上有效），公开的必须返回 `None`。
+
             1.5.1 → 2.13：新增前置钩子与公开后置钩子；位置参数弃用；非持久缓冲区与额外状态。
 
         === "English"
@@ -2888,9 +3625,22 @@ class Module:
             registration order (depth first). A shared tensor appears once under each path.
             The returned `OrderedDict` carries a `_metadata` attribute mapping each module prefix
             (without the trailing dot; the root is `""`) to `{"version": _version}`, used to
-            migrate formats when loading. Hooks: state_dict pre-hooks first, post-hooks last;
-            private post-hooks may return a new dict, public ones must return `None`.
-            Positional arguments are deprecated (a warning); use keywords.
+            migrate formats when loading.
+
+            The steps of one call (the same at every level of the recursion):
+
+            1. Accept the deprecated positional `(destination, prefix, keep_vars)`, with a
+               `FutureWarning`; use keywords.
+            2. Without a `destination`, create an `OrderedDict` with `_metadata`; record this
+               module's version.
+            3. Run this module's state_dict pre-hooks.
+            4. `_save_to_state_dict` writes this module's own parameters, persistent buffers and
+               extra state.
+            5. Recurse into each child in registration order, the prefix extended by `name.`.
+            6. Run the post-hooks: a private one may return a new dict to replace the result (a
+               child's return value is dropped by its parent, so this only works at the root);
+               a public one must return `None`.
+
             1.5.1 → 2.13: pre-hooks and public post-hooks were added; positional arguments
             deprecated; non-persistent buffers and extra state.
 
@@ -2914,8 +3664,10 @@ class Module:
             >>> list(sd), dict(sd._metadata)
             (['w', 'sub.b'], {'': {'version': 1}, 'sub': {'version': 1}})
         """
-        # 中: 兼容旧的位置参数写法 state_dict(destination, prefix, keep_vars)，但发出弃用警告。
-        # EN: Accept the old positional form state_dict(destination, prefix, keep_vars), with a deprecation warning.
+        # 中: 第 1 步：兼容旧的位置参数写法 `state_dict(destination, prefix, keep_vars)`，
+        # 中: 但发出 FutureWarning（措辞与 torch 相同，附文档链接）。
+        # EN: Step 1: accept the old positional form `state_dict(destination, prefix, keep_vars)`,
+        # EN: with a FutureWarning (torch's wording, with the link to the docs).
         if args:
             warnings.warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
@@ -2924,6 +3676,8 @@ class Module:
                 FutureWarning,
                 stacklevel=2,
             )
+            # 中: 关键字参数优先：只有它们仍是默认值时才取位置参数。
+            # EN: Keywords win: a positional value is used only where the keyword has its default.
             if destination is None:
                 destination = args[0]
             if len(args) > 1 and prefix == "":
@@ -2931,20 +3685,38 @@ class Module:
             if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
 
+        # 中: 第 2 步：只有根调用会新建字典；
+        # 中: 子模块收到的是同一个 `destination`，全树写进一个字典。
+        # 中: 版本以前缀（去掉末尾的点）为键记入 `_metadata`；用户传入的普通 dict 没有 `_metadata`，
+        # 中: 这时就不记录版本。
+        # EN: Step 2: only the root call creates the dict; children get the same `destination`, so
+        # EN: the whole tree writes into one dict. The version goes into `_metadata` under the
+        # EN: prefix without its trailing dot; a plain dict passed in by the user has no
+        # EN: `_metadata`, and then no version is recorded.
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
 
         local_metadata = {"version": self._version}
-        # 中: 用户传入的普通 dict 没有 _metadata，这时就不记录版本。
-        # EN: A plain dict passed in by the user has no _metadata; then no version is recorded.
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
 
+        # 中: 第 3、4 步：前置钩子在保存本模块之前运行（例如先把分片的参数聚合起来），
+        # 中: 然后写入本模块自己的张量。
+        # EN: Steps 3 and 4: pre-hooks run before this module is saved (to gather sharded
+        # EN: parameters, say), then this module's own tensors are written.
         if self._state_dict_pre_hooks:
             for hook in self._state_dict_pre_hooks.values():
                 hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
+        # 中: 第 5 步：深度优先递归直接子模块，跳过 None 槽位。
+        # 中: 子模块的返回值被丢弃：
+        # 中: 它们写的是同一个字典，所以子模块私有后置钩子返回的新字典不会出现在结果里。
+        # 中: 没有环检测：模块树里有环时这里会无限递归（torch 同样如此）。
+        # EN: Step 5: recurse depth first into the children, skipping None slots. Their return value
+        # EN: is dropped: they write into the same dict, so a new dict returned by a child's private
+        # EN: post-hook never reaches the result. No cycle check: a module tree with a cycle
+        # EN: recurses here without end (the same in torch).
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(
@@ -2952,12 +3724,22 @@ class Module:
                     prefix=prefix + name + ".",
                     keep_vars=keep_vars,
                 )
+        # 中: 第 6 步：后置钩子在整个子树保存之后运行，看得到子模块的键。
+        # 中: 私有钩子（旧接口）可返回新字典替换结果，
+        # 中: 后面的钩子拿到的就是它。
+        # EN: Step 6: post-hooks run after the whole subtree is saved and see the children's keys.
+        # EN: A private hook (the old interface) may return a new dict to replace the result,
+        # EN: which the later hooks then receive.
         if self._state_dict_hooks:
             for hook in self._state_dict_hooks.values():
                 hook_result = hook(self, destination, prefix, local_metadata)
                 if not getattr(hook, "_from_public_api", False):
                     if hook_result is not None:
                         destination = hook_result
+                # 中: 公开钩子带 `_from_public_api` 标记，只能就地修改，
+                # 中: 返回非 None 就报错。
+                # EN: A public hook carries the `_from_public_api` mark: in-place edits only, and a
+                # EN: non-None return is an error.
                 else:
                     if hook_result is not None:
                         raise RuntimeError("state_dict post-hook must return None")
@@ -3056,37 +3838,47 @@ class Module:
 
         === "中文"
 
-            对本模块的每个参数与持久缓冲区（非 `None`）：
+            步骤：
 
-            - 键不在字典里 → 记入 `missing_keys`（`load_state_dict` 总是以 `strict=True` 调用本方法）。
-            - 值不是张量 → 记一条错误。
-            - 形状不同 → 记 “size mismatch” 错误并跳过（即使最终 `strict=False`，这也会报错）；
-              唯一的宽容：模型中是 0 维、检查点中是形状 `[1]` 时自动取出标量。
-            - 否则在 `no_grad` 下写入：默认 `param.copy_(input)`（就地，保持对象身份）；
-              `assign=True` 时直接用检查点的张量替换（参数仍包成 `Parameter` 并保留 `requires_grad`）；
-              swap 开关打开时用 `module_load` + `swap_tensors`。复制失败记为错误而不抛出。
+            1. 运行本模块的加载前置钩子，它们可以就地改写 `state_dict`（例如重命名旧键）。
+            2. 收集本模块的参数与持久缓冲区（跳过 `None`），读出 `assign` 标志与 swap 开关。
+            3. 逐个检查：键不在字典里 → 记入 `missing_keys`（`load_state_dict` 总是以
+               `strict=True` 调用本方法）；值不是张量 → 记一条错误；形状不同 → 记
+               “size mismatch” 错误并跳过（即使最终 `strict=False`，这也会报错）。唯一的宽容：
+               模型中是 0 维、检查点中是形状 `[1]` 时自动取出其中的元素。
+            4. 在 `no_grad` 下写入：默认 `param.copy_(input)`（就地，保持对象身份）；
+               `assign=True` 时直接用检查点的张量替换（参数仍包成 `Parameter` 并保留
+               `requires_grad`）；swap 开关打开时用 `module_load` + `swap_tensors`。
+               复制失败记为错误而不抛出。
+            5. 处理额外状态（子类覆盖了 `set_extra_state` 时）。
+            6. strict 时找出本模块前缀下的多余键：子模块名不存在的路径，或本模块没有的本地名字。
 
-            然后处理额外状态，最后在 strict 时找出本模块前缀下的多余键：子模块名不存在的路径，
-            或本模块没有的本地名字。`state_dict` 只含本模块前缀下的键（由 `load_state_dict` 过滤）。
+            `state_dict` 只含本模块前缀下的键（由 `load_state_dict` 过滤）。
             1.5.1 → 2.13：新增 `assign`、swap 路径、惰性参数、非张量报错、meta 警告与额外状态。
 
         === "English"
 
-            For each of this module's parameters and persistent buffers (non-`None`):
+            Steps:
 
-            - key absent → recorded in `missing_keys` (`load_state_dict` always calls this with `strict=True`).
-            - value not a tensor → an error message.
-            - shape differs → a "size mismatch" error and skip (so it fails even when the final
-              `strict=False`); the one leniency: a 0-d tensor in the model and a `[1]`-shaped
-              one in the checkpoint, whose element is taken.
-            - otherwise written under `no_grad`: by default `param.copy_(input)` (in place, keeping
-              identity); with `assign=True` the checkpoint's tensor replaces it (a parameter is
-              still wrapped as `Parameter`, keeping `requires_grad`); with the swap flag on,
-              `module_load` + `swap_tensors`. A failed copy becomes an error message, not an exception.
+            1. Run this module's load pre-hooks; they may rewrite `state_dict` in place (renaming
+               old keys, say).
+            2. Gather this module's parameters and persistent buffers (skipping `None`); read the
+               `assign` flag and the swap flag.
+            3. Check each: key absent → recorded in `missing_keys` (`load_state_dict` always
+               calls this with `strict=True`); value not a tensor → an error message; shape
+               differs → a "size mismatch" error and skip (so it fails even when the final
+               `strict=False`). The one leniency: a 0-d tensor in the model and a `[1]`-shaped
+               one in the checkpoint, whose element is taken.
+            4. Write under `no_grad`: by default `param.copy_(input)` (in place, keeping
+               identity); with `assign=True` the checkpoint's tensor replaces it (a parameter is
+               still wrapped as `Parameter`, keeping `requires_grad`); with the swap flag on,
+               `module_load` + `swap_tensors`. A failed copy becomes an error message, not an
+               exception.
+            5. The extra state (when the subclass overrides `set_extra_state`).
+            6. When strict, the unexpected keys under this module's prefix: paths through a child
+               name that does not exist, or local names this module lacks.
 
-            Then the extra state, and last, when strict, the unexpected keys under this module's
-            prefix: paths through a child name that does not exist, or local names this module
-            lacks. `state_dict` holds only keys under this prefix (`load_state_dict` filters it).
+            `state_dict` holds only keys under this prefix (`load_state_dict` filters it).
             1.5.1 → 2.13: `assign`, the swap path, lazy parameters, the non-tensor error, the
             meta warning and extra state were added.
 
@@ -3099,6 +3891,12 @@ class Module:
             unexpected_keys: List to append unexpected keys to. / 追加多余键的列表。
             error_msgs: List to append error messages to. / 追加错误信息的列表。
         """
+        # 中: 第 1 步：前置钩子先于一切检查运行，可以就地改写本模块的字典（例如把旧键改名）。
+        # 中: `load_state_dict` 之后才从这个字典切出子模块的字典，所以改动也会传到子模块；
+        # 中: 调用者自己的字典不受影响（`load_state_dict` 已经复制过）。
+        # EN: Step 1: pre-hooks run before any check and may rewrite this module's dict in place
+        # EN: (renaming old keys, say). `load_state_dict` cuts the children's dicts from it only
+        # EN: afterwards, so edits reach the children too; the caller's own dict is safe (copied).
         for hook in self._load_state_dict_pre_hooks.values():
             hook(
                 state_dict,
@@ -3110,6 +3908,14 @@ class Module:
                 error_msgs,
             )
 
+        # 中: 第 2 步：要加载的是参数与持久缓冲区，跳过 None 槽位；非持久缓冲区的键
+        # 中: 若出现在检查点里，第 6 步会把它算作多余键。
+        # 中: `assign` 由 `load_state_dict` 经元数据传下来；
+        # 中: swap 开关是全局的 `torch.__future__` 设置。
+        # EN: Step 2: what gets loaded is the parameters and persistent buffers, skipping None
+        # EN: slots; a non-persistent buffer's key found in the checkpoint counts as unexpected in
+        # EN: step 6. `assign` comes down from `load_state_dict` through the metadata; the swap flag
+        # EN: is the global `torch.__future__` setting.
         persistent_buffers = {
             k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
         }
@@ -3117,14 +3923,27 @@ class Module:
         local_state = {k: v for k, v in local_name_params if v is not None}
         assign_to_params_buffers = local_metadata.get("assign_to_params_buffers", False)
         use_swap_tensors = torch.__future__.get_swap_module_params_on_conversion()
-        # 中: 与 _apply 相同，整个调用共用一个 no_grad 对象，依次进入。
-        # EN: As in _apply, one no_grad object for the whole call, entered in turn.
+        # DIFF(torch 2.13):
+        # 中: 整个调用共用一个 no_grad 对象，依次进入（torch 每个键新建一个）。
+        # 中: 它只在进入时记下梯度开关、退出时恢复，所以依次重复进入结果相同。
+        # EN: One no_grad object for the whole call, entered in turn (torch builds one per key). It
+        # EN: only saves the grad mode on entry and restores it on exit, so reuse gives the same.
         no_grad = torch.no_grad()
 
+        # 中: 第 3 步：逐个检查。问题只追加到三张列表里，不立即抛出：一次加载把所有问题都报出来，
+        # 中: 由 `load_state_dict` 在最后决定是否报错。代价：已经写入的张量不会回滚，
+        # 中: 加载失败时模型可能已被部分改写。
+        # EN: Step 3: check each in turn. Problems are only appended to the three lists, not raised:
+        # EN: one load reports every problem, and `load_state_dict` decides at the end. The price:
+        # EN: tensors already written stay written: a failed load can leave the model half loaded.
         for name, param in local_state.items():
             key = prefix + name
             if key in state_dict:
                 input_param = state_dict[key]
+                # 中: 值不是张量（也不是类张量对象）：记一条错误并跳过这个键，
+                # 中: 措辞与 torch 相同。
+                # EN: A value that is no tensor (nor tensor-like): one error message, skip the key;
+                # EN: torch's wording.
                 if not torch.overrides.is_tensor_like(input_param):
                     error_msgs.append(
                         f'While copying the parameter named "{key}", '
@@ -3133,8 +3952,16 @@ class Module:
                     )
                     continue
 
-                # 中: 兼容旧检查点：0 维参数曾被保存为形状 [1] 的张量（0.3 之前）。
-                # EN: Old checkpoints (before 0.3) saved 0-d parameters with shape [1].
+                # 中: 未初始化的（惰性）参数没有形状，跳过两项形状检查：
+                # 中: 惰性模块的前置钩子（第 1 步）通常已把它物化；
+                # 中: 普通模块里的未初始化参数会在第 4 步复制失败，记为错误。
+                # 中: 唯一的形状宽容来自旧检查点：torch 自己的注释说，0.3.x 把 0 维张量存成形状 [1]，
+                # 中: 0.4 起才有 0 维张量，所以这时取出其中的元素。
+                # EN: An uninitialized (lazy) parameter has no shape, so both shape checks are
+                # EN: skipped: a lazy module's pre-hook (step 1) has usually materialized it; one in
+                # EN: a plain module fails to copy in step 4 and becomes an error. The one shape
+                # EN: leniency is for old checkpoints: per torch's own comment, 0.3.x saved 0-d
+                # EN: tensors with shape [1] (0-d tensors arrived in 0.4), so the element is taken.
                 is_param_lazy = is_lazy(param)
                 if (
                     not is_param_lazy
@@ -3144,6 +3971,10 @@ class Module:
                 ):
                     input_param = input_param[0]
 
+                # 中: 形状不同：记 “size mismatch” 并跳过。`strict` 只管缺失与多余的键，
+                # 中: 所以这条错误在 `strict=False` 时同样让 `load_state_dict` 报错。
+                # EN: Size mismatch: one message, skip. `strict` only governs missing and unexpected
+                # EN: keys, so this error fails `load_state_dict` under `strict=False` too.
                 if not is_param_lazy and input_param.shape != param.shape:
                     error_msgs.append(
                         f"size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, "
@@ -3151,6 +3982,12 @@ class Module:
                     )
                     continue
 
+                # 中: 模型参数在 meta 设备上、检查点不是、又没有 `assign`：
+                # 中: 向 meta 张量 `copy_` 什么也不做，参数仍然没有数据，
+                # 中: 所以先警告并提示 `assign=True`。
+                # EN: A meta parameter, a non-meta checkpoint tensor and no `assign`: `copy_` into a
+                # EN: meta tensor does nothing and the parameter stays dataless, so warn and hint at
+                # EN: `assign=True`.
                 if param.is_meta and not input_param.is_meta and not assign_to_params_buffers:
                     warnings.warn(
                         f"for {key}: copying from a non-meta parameter in the checkpoint to a meta "
@@ -3160,12 +3997,28 @@ class Module:
                         stacklevel=2,
                     )
 
+                # 中: 第 4 步：在 `no_grad` 下写入：否则对需要梯度的叶子张量做就地复制会报错，
+                # 中: 加载本身也不该被记进计算图。途中任何异常都变成一条带双方形状的错误信息，
+                # 中: 接着加载下一个键。
+                # 中: （以下三条路径：swap、assign、默认的就地复制。）
+                # EN: Step 4: write under `no_grad`: an in-place copy into a leaf that requires grad
+                # EN: would be an error otherwise, and loading must not be recorded. Any exception
+                # EN: on the way becomes one error message with both shapes, and loading goes on
+                # EN: with the next key (three paths follow: swap, assign, the default copy).
                 try:
                     with no_grad:
+                        # 中: swap 路径（全局 swap 开关打开时）：由 `module_load` 造出新张量
+                        # 中: （张量子类可以借它定制加载）。
+                        # EN: Swap path (the global swap flag on): `module_load` builds the new
+                        # EN: tensor (tensor subclasses may customize loading through it).
                         if use_swap_tensors:
                             new_input_param = param.module_load(
                                 input_param, assign=assign_to_params_buffers
                             )
+                            # 中: 新张量不能是两个输入之一：否则交换会把检查点里的张量
+                            # 中: 或参数自身卷进去，所以报错（措辞与 torch 相同）。
+                            # EN: It must be neither input, or the swap would drag in the
+                            # EN: checkpoint's tensor or the parameter itself; hence torch's error.
                             if id(new_input_param) == id(input_param) or id(new_input_param) == id(
                                 param
                             ):
@@ -3173,6 +4026,12 @@ class Module:
                                     "module_load returned one of self or other, please .detach() "
                                     "the result if returning one of the inputs in module_load"
                                 )
+                            # 中: 保持 `Parameter` 类型与 `requires_grad` 后，`swap_tensors`
+                            # 中: 交换两个对象的内容：
+                            # 中: 参数对象身份不变，装的是新数据。
+                            # EN: Keep the `Parameter` type and `requires_grad`, then `swap_tensors`
+                            # EN: swaps the two objects' contents: the parameter object keeps its
+                            # EN: identity, now holding the new data.
                             if isinstance(param, Parameter):
                                 if not isinstance(new_input_param, Parameter):
                                     new_input_param = Parameter(
@@ -3184,8 +4043,16 @@ class Module:
                             torch.utils.swap_tensors(param, new_input_param)
                             del new_input_param
                         elif assign_to_params_buffers:
-                            # 中: 用检查点里的张量直接替换；参数要保持为 Parameter 并沿用 requires_grad。
-                            # EN: Replace with the checkpoint's tensor; a parameter stays a Parameter and keeps its requires_grad.
+                            # 中: `assign=True`：检查点里的张量本身顶替旧张量，经 `setattr`
+                            # 中: 由 `__setattr__` 归入参数或缓冲区。参数要保持为 `Parameter`
+                            # 中: 并沿用原来的 `requires_grad`。模块此后持有的是新对象：
+                            # 中: 之前建好的优化器仍指向旧对象。
+                            # 中: （所以优化器应在加载之后再建。）
+                            # EN: `assign=True`: the checkpoint's tensor itself takes the place of
+                            # EN: the old one, through `setattr`, so `__setattr__` files it as a
+                            # EN: parameter or buffer. A parameter stays a `Parameter` and keeps its
+                            # EN: `requires_grad`. The module now holds a new object: an optimizer
+                            # EN: built before still points at the old one (so build it after).
                             if isinstance(param, Parameter):
                                 if not isinstance(input_param, Parameter):
                                     input_param = Parameter(
@@ -3195,8 +4062,20 @@ class Module:
                                     input_param.requires_grad_(param.requires_grad)
                             setattr(self, name, input_param)
                         else:
+                            # 中: 默认：就地 `copy_`，参数对象与存储都不变，别处持有的引用
+                            # 中: （例如优化器）看到的就是加载后的值；
+                            # 中: `copy_` 会按需转换数据类型与设备。
+                            # EN: Default: an in-place `copy_`: the parameter object and its storage
+                            # EN: stay, so references held elsewhere (an optimizer) see the loaded
+                            # EN: values; `copy_` converts dtype and device as needed.
                             param.copy_(input_param)
                 except Exception as ex:
+                    # 中: `module_load`、`copy_` 或 `setattr` 抛出的异常都落到这里：信息写明动作
+                    # 中: （swapping 或 copying）、双方形状和异常的 args，
+                    # 中: 措辞与 torch 相同。
+                    # EN: Exceptions from `module_load`, `copy_` or `setattr` land here; the message
+                    # EN: (torch's wording) names the action (swapping or copying), both shapes and
+                    # EN: the exception's args.
                     action = "swapping" if use_swap_tensors else "copying"
                     error_msgs.append(
                         f'While {action} the parameter named "{key}", '
@@ -3204,9 +4083,17 @@ class Module:
                         f"whose dimensions in the checkpoint are {input_param.size()}, "
                         f"an exception occurred : {ex.args}."
                     )
+            # 中: 键不在字典里：strict 时记为缺失的键（`load_state_dict` 总是传 True）。
+            # EN: Key absent: a missing key when strict (`load_state_dict` always passes True).
             elif strict:
                 missing_keys.append(key)
 
+        # 中: 第 5 步：额外状态。看的是类有没有覆盖 `set_extra_state`：覆盖了而字典里没有
+        # 中: → 缺失的键（strict 时）；
+        # 中: 没覆盖而字典里有 → 多余的键。
+        # EN: Step 5: the extra state. What counts is whether the class overrides `set_extra_state`:
+        # EN: overridden but absent from the dict, a missing key (when strict); not overridden but
+        # EN: present, an unexpected one.
         extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
         if (
             getattr(self.__class__, "set_extra_state", Module.set_extra_state)
@@ -3219,6 +4106,14 @@ class Module:
         elif strict and (extra_state_key in state_dict):
             unexpected_keys.append(extra_state_key)
 
+        # 中: 第 6 步：strict 时找出本前缀下的多余键，额外状态键除外（第 5 步已处理）。
+        # 中: 每一层只判断自己这一层。陷阱：值为 None 的子模块槽位仍算“存在的子模块”，
+        # 中: 它下面的键既不加载也不报告
+        # 中: （torch 同样如此）。
+        # EN: Step 6: when strict, look for unexpected keys under this prefix, the extra-state key
+        # EN: aside (step 5 handled it). Each level judges only its own layer. Pitfall: a child slot
+        # EN: holding None still counts as an existing child, so keys under it are neither loaded
+        # EN: nor reported (the same in torch).
         if strict:
             for key in state_dict:
                 if key.startswith(prefix) and key != extra_state_key:
@@ -3240,24 +4135,41 @@ class Module:
 
         === "中文"
 
-            从根开始深度优先，每个模块用 `_load_from_state_dict` 加载自己的张量；传给子模块的
-            字典先按前缀过滤，只含属于它的键。每个模块加载完子树后运行它的加载后置钩子。
-            最后汇总：`strict=True` 时缺失键与多余键会作为错误信息放在最前（先“Missing”再“Unexpected”），
-            任何错误（包括 `strict=False` 时的尺寸不匹配）都合并成一个 `RuntimeError`：
-            `Error(s) in loading state_dict for 类名:` 后接以换行加制表符分隔的各条信息。
+            步骤：
+
+            1. `state_dict` 不是 Mapping 时抛出 `TypeError`。
+            2. 复制一份字典（带上 `_metadata`），钩子可以改它而不影响调用者的字典。
+            3. 从根开始深度优先，每个模块用 `_load_from_state_dict` 加载自己的张量（总是以
+               `strict=True` 调用，所以每一层都收集缺失键与多余键）；传给子模块的字典先按前缀
+               过滤，只含属于它的键；子树加载完后运行该模块的加载后置钩子。
+            4. `strict=True` 时缺失键与多余键作为错误信息放在最前（先“Missing”再“Unexpected”）。
+            5. 有任何错误（包括 `strict=False` 时的尺寸不匹配）就合并成一个 `RuntimeError`：
+               `Error(s) in loading state_dict for 类名:` 后接以换行加制表符分隔的各条信息；
+               否则返回缺失键与多余键。出错时已写入的张量不会回滚。
+
             `assign=True` 时不复制而是直接使用检查点中的张量（保留模块原参数的 `requires_grad`），
             常与 `meta` 设备上构建的模型配合使用。
             1.5.1 → 2.13：新增 `assign`、后置钩子、非 Mapping 的 `TypeError`，子模块只收到过滤后的字典。
 
         === "English"
 
-            Depth first from the root, each module loads its own tensors with
-            `_load_from_state_dict`; the dict passed to a child is first filtered by prefix to
-            the keys that belong to it. After its subtree, each module runs its load post-hooks.
-            Finally: with `strict=True`, missing and unexpected keys lead the messages ("Missing"
-            first, then "Unexpected"); any error (size mismatches included, even with
-            `strict=False`) becomes one `RuntimeError`: `Error(s) in loading state_dict for
-            ClassName:` followed by the messages, each after a newline and a tab.
+            Steps:
+
+            1. A `state_dict` that is not a Mapping raises `TypeError`.
+            2. Copy the dict (carrying `_metadata` over), so hooks may edit it without touching
+               the caller's dict.
+            3. Depth first from the root, each module loads its own tensors with
+               `_load_from_state_dict` (always called with `strict=True`, so every level
+               collects missing and unexpected keys); the dict passed to a child is first
+               filtered by prefix to the keys that belong to it; after its subtree, each module
+               runs its load post-hooks.
+            4. With `strict=True`, missing and unexpected keys lead the messages ("Missing"
+               first, then "Unexpected").
+            5. Any error (size mismatches included, even with `strict=False`) becomes one
+               `RuntimeError`: `Error(s) in loading state_dict for ClassName:` followed by the
+               messages, each after a newline and a tab; otherwise the missing and unexpected
+               keys are returned. Tensors already written are not rolled back on an error.
+
             With `assign=True` the checkpoint's tensors are used instead of copied (keeping the
             module's `requires_grad`), typically for a model built on the `meta` device.
             1.5.1 → 2.13: `assign`, post-hooks and the `TypeError` for a non-Mapping were
@@ -3283,15 +4195,31 @@ class Module:
             >>> m.load_state_dict({"v": torch.ones(2)}, strict=False)
             _IncompatibleKeys(missing_keys=['w'], unexpected_keys=['v'])
         """
+        # 中: 第 1 步：只接受 Mapping（键值对列表会被拒绝），报错措辞与 torch 相同。
+        # EN: Step 1: only a Mapping is accepted (a list of pairs is refused), with torch's message.
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
 
+        # 中: 三张列表由整个递归共享：每一层都往同一组列表里追加，
+        # 中: 只有这最顶层才把它们变成报错或返回值。
+        # EN: The three lists are shared by the whole recursion: every level appends to the same
+        # EN: lists, and only this top level turns them into an error or a return value.
         missing_keys: list[str] = []
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
 
-        # 中: 复制一份，让 _load_from_state_dict 可以修改它而不影响调用者的字典；_metadata 要手动带上。
-        # EN: Copy it so _load_from_state_dict may modify it without touching the caller's dict; `_metadata` has to be carried over by hand.
+        # 中: 第 2 步：浅拷贝，钩子和 `_load_from_state_dict` 可以改它而不影响调用者的字典；
+        # 中: 张量仍是调用者的（`assign=True` 时模型最终与它共享这些张量）。
+        # 中: `_metadata` 不复制，手动带上的就是调用者的那个对象。陷阱：`assign=True` 会把
+        # 中: `assign_to_params_buffers` 写进它的条目里，之后用同一个字典以 `assign=False` 加载，
+        # 中: 照样按 assign 方式替换
+        # 中: （torch 同样如此）。
+        # EN: Step 2: a shallow copy, so hooks and `_load_from_state_dict` may edit it without
+        # EN: touching the caller's dict; the tensors are the caller's own (with `assign=True` the
+        # EN: model ends up sharing them). `_metadata` is not copied: carried over by hand, it is
+        # EN: the caller's object, and pitfall: `assign=True` writes `assign_to_params_buffers` into
+        # EN: its entries, so a later load of the same dict with `assign=False` still assigns (the
+        # EN: same in torch).
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
         if metadata is not None:
@@ -3321,9 +4249,23 @@ class Module:
             Raises:
                 AssertionError: A post-hook returned a value. / 后置钩子返回了值。
             """
+            # 中: 每个模块取自己前缀下的元数据（其中的版本号让子类的 `_load_from_state_dict`
+            # 中: 迁移旧格式，BatchNorm 就这样补上 `num_batches_tracked`）；
+            # 中: `assign` 也放在里面传下去。
+            # EN: Each module takes the metadata under its own prefix (its version lets a subclass's
+            # EN: `_load_from_state_dict` migrate old formats; BatchNorm does so for
+            # EN: `num_batches_tracked`); `assign` travels down inside it.
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
             if assign:
                 local_metadata["assign_to_params_buffers"] = assign
+            # 中: `strict` 总是传 True：每一层都收集缺失键与多余键，是否据此报错只在最顶层决定。
+            # 中: 这样 `strict=False` 时也能返回完整的两张列表，后置钩子总能看到它们，
+            # 中: 子类覆盖的 `_load_from_state_dict`
+            # 中: 也不必知道调用者的 `strict`。
+            # EN: `strict` is always passed as True: every level collects missing and unexpected
+            # EN: keys, and whether they are an error is decided only at the top. So `strict=False`
+            # EN: still returns both full lists, post-hooks always see them, and an overriding
+            # EN: `_load_from_state_dict` need not know the caller's `strict`.
             module._load_from_state_dict(
                 local_state_dict,
                 prefix,
@@ -3334,12 +4276,16 @@ class Module:
                 error_msgs,
             )
             # DIFF(torch 2.13):
-            # 中: torch 为每个子模块把父模块的键整体扫描一遍（键数 × 子模块数次 startswith）；这里只扫描
-            # 中: 一遍，按前缀后的第一段分组，每个子模块得到的字典与 torch 的逐键相同、顺序相同。
-            # 中: 名字含点的子模块（只能绕过 add_module 直接写入 _modules）仍按 torch 的方式过滤。
-            # EN: torch scans all of the parent's keys once per child (keys × children startswith calls);
-            # EN: here one pass groups them by the first atom after the prefix, and each child gets the same keys in the same order as with torch.
-            # EN: A child whose name holds a dot (only possible by writing _modules directly) is still filtered torch's way.
+            # 中: torch 为每个子模块把父模块的键整体扫描一遍（键数 × 子模块数次 startswith）；
+            # 中: 这里只扫描一遍，按前缀后的第一段分组，每个子模块得到的字典与 torch 的逐键相同、
+            # 中: 顺序相同。名字含点的子模块（`add_module` 会拒绝这种名字，
+            # 中: 但 `setattr` 和直接写 `_modules` 都不检查）
+            # 中: 仍按 torch 的方式过滤。
+            # EN: torch scans all of the parent's keys once per child (keys × children startswith
+            # EN: calls); here one pass groups them by the first atom after the prefix, and each
+            # EN: child gets the same keys in the same order as with torch. A child whose name holds
+            # EN: a dot (`add_module` refuses one, but `setattr` and direct writes to `_modules` do
+            # EN: not check) is still filtered torch's way.
             groups = None
             for name, child in module._modules.items():
                 if child is not None:
@@ -3354,8 +4300,14 @@ class Module:
                         child_state_dict = groups.get(name, {})
                     load(child, child_state_dict, child_prefix)  # noqa: F821
 
-            # 中: 后置钩子可以就地修改这两个列表，从而影响最终的严格检查。
-            # EN: Post-hooks may edit the two lists in place and so affect the final strict check.
+            # 中: 后置钩子在子树之后运行，所以子模块的先于父模块（自底向上）。它们看到的是共享
+            # 中: 列表此刻的内容（包括父模块和前面兄弟追加的条目），可以就地修改，
+            # 中: 从而改变最终的严格检查；
+            # 中: 返回非 None 会抛 AssertionError。
+            # EN: Post-hooks run after the subtree, so children's hooks run before their parent's
+            # EN: (bottom up). They see the shared lists as they stand, entries from parents and
+            # EN: earlier siblings included, and may edit them in place to change the final strict
+            # EN: check; returning non-None raises AssertionError.
             incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
             for hook in module._load_state_dict_post_hooks.values():
                 out = hook(module, incompatible_keys)
@@ -3366,11 +4318,19 @@ class Module:
                         "it should be done inplace."
                     )
 
+        # 中: 第 3 步：从根开始递归加载整棵树（`load` 见上）。`load` 是引用自身的闭包，
+        # 中: 形成引用环；用完显式删除，不必等垃圾回收。
+        # EN: Step 3: load the whole tree recursively from the root (`load` above). `load` is a
+        # EN: self-referencing closure (a reference cycle); delete it to free it without the GC.
         load(self, state_dict)
-        # 中: load 是引用自身的闭包，形成引用环；显式删除以便立即释放。
-        # EN: `load` is a self-referencing closure (a reference cycle); delete it to free it now.
         del load
 
+        # 中: 第 4 步：strict 时先把 Unexpected 插到最前，再把 Missing 插到它前面，
+        # 中: 所以信息的顺序是 Missing、Unexpected，然后是其余错误（按发生顺序）。
+        # 中: strict=False 时两张列表只作为返回值。
+        # EN: Step 4: when strict, Unexpected is inserted at the front, then Missing before it, so
+        # EN: the message reads Missing, Unexpected, then the other errors in the order they
+        # EN: occurred. Under strict=False the two lists are only returned.
         if strict:
             if len(unexpected_keys) > 0:
                 error_msgs.insert(
@@ -3387,6 +4347,10 @@ class Module:
                     ),
                 )
 
+        # 中: 第 5 步：只要有一条信息就合并成一个 RuntimeError（类名取根模块的）；
+        # 中: 否则返回两张列表，`strict=False` 时也一样。
+        # EN: Step 5: any message at all makes one RuntimeError (named after the root's class);
+        # EN: otherwise both lists are returned, under `strict=False` as well.
         if len(error_msgs) > 0:
             raise RuntimeError(
                 "Error(s) in loading state_dict for {}:\n\t{}".format(

@@ -7,7 +7,7 @@ r"""Normalization layers that do not keep running statistics. / 不维护滑动�
     自身的统计量，训练和评估模式下行为完全相同，所以没有缓冲区（buffer），也不关心
     `self.training`。可学习的仿射变换是普通参数（parameter）：`weight` 初始化为 1，
     `bias` 初始化为 0，因此刚构造出来的层只做“纯归一化”。每个 `forward` 只把参数原样交给
-    `torch.nn.functional` 中对应的函数。
+    `torch.nn.functional` 中对应的函数（`CrossMapLRN2d` 例外，它调用一个自动求导函数）。
 
 === "English"
 
@@ -17,7 +17,7 @@ r"""Normalization layers that do not keep running statistics. / 不维护滑动�
     evaluation, own no buffers and never look at `self.training`. The learnable affine
     transform is made of ordinary parameters: `weight` starts at 1 and `bias` at 0, so a
     fresh layer only normalizes. Every `forward` hands its arguments to the matching
-    `torch.nn.functional` call.
+    `torch.nn.functional` call (except `CrossMapLRN2d`, which calls an autograd Function).
 """
 
 import numbers
@@ -282,13 +282,23 @@ class LayerNorm(Module):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
-        # 中: 整数（含 numpy 整数等 Integral）统一变成一元组；其他序列转成 tuple。
-        # EN: Any Integral (numpy ints included) becomes a 1-tuple; other sequences become a tuple.
+        # 中: 整数（含 numpy 整数等 Integral）统一变成一元组；
+        # 中: 其他序列（list、`torch.Size`）转成 tuple。元素本身不做转换：
+        # 中: `np.int64(4)` 会原样留在元组里。
+        # EN: Any Integral (numpy ints included) becomes a 1-tuple; other sequences (list,
+        # EN: `torch.Size`) become a tuple. The elements are not converted: `np.int64(4)` stays
+        # EN: as is.
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
+        # 中: 与 BatchNorm 按通道一个数不同，
+        # 中: `weight`/`bias` 的形状就是整个 `normalized_shape`：
+        # 中: 每个被归一化的元素各有一个缩放和平移。`bias=False` 只去掉 `bias`。
+        # EN: Unlike BatchNorm's one value per channel, `weight`/`bias` have the whole
+        # EN: `normalized_shape`: one scale and one shift per normalized element. `bias=False`
+        # EN: drops only `bias`.
         if self.elementwise_affine:
             self.weight = Parameter(torch.empty(self.normalized_shape, **factory_kwargs))
             if bias:
@@ -296,9 +306,15 @@ class LayerNorm(Module):
             else:
                 self.register_parameter("bias", None)
         else:
+            # 中: 关闭仿射时两个名字都登记为 None：`F.layer_norm` 收到 None 就不做仿射，
+            # 中: 状态字典里也没有它们；`bias` 参数此时不起作用。
+            # EN: Without affine both names are registered as None: `F.layer_norm` skips the
+            # EN: affine step for None, and the state_dict leaves them out; `bias` has no effect.
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
 
+        # 中: `torch.empty` 的内容是任意的，必须立刻填成 1 和 0。
+        # EN: `torch.empty` holds arbitrary values, so they are filled with 1 and 0 at once.
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -425,6 +441,12 @@ class GroupNorm(Module):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        # 中: 整除检查在创建任何参数之前，信息与 torch 相同。
+        # 中: `num_groups=0` 在这里得到的是 `%` 抛出的 ZeroDivisionError，
+        # 中: 而不是 ValueError（torch 同样如此）。
+        # EN: The divisibility check comes before any parameter exists, with torch's message.
+        # EN: `num_groups=0` gets a ZeroDivisionError from `%` here rather than a ValueError (as in
+        # EN: torch).
         if num_channels % num_groups != 0:
             raise ValueError(
                 f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
@@ -434,6 +456,14 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
+        # 中: 统计量按组计算，但仿射参数按通道：形状 `(num_channels,)`。
+        # 中: `F.group_norm` 会检查它与输入第 1 维一致，
+        # 中: 所以通道数不对的输入在那里报错；没有仿射参数时，
+        # 中: 只要组数能整除输入的通道数，就没有任何检查。
+        # EN: Statistics are per group, but the affine parameters are per channel: shape
+        # EN: `(num_channels,)`. `F.group_norm` checks it against input dimension 1, so an input
+        # EN: with the wrong channel count fails there; without affine parameters nothing checks
+        # EN: it, as long as the groups divide the input's channels.
         if self.affine:
             self.weight = Parameter(torch.empty(num_channels, **factory_kwargs))
             if bias:
@@ -441,9 +471,13 @@ class GroupNorm(Module):
             else:
                 self.register_parameter("bias", None)
         else:
+            # 中: 与 LayerNorm 相同：关闭仿射时两者都是 None，`bias` 参数不起作用。
+            # EN: As in LayerNorm: without affine both are None and `bias` has no effect.
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
 
+        # 中: 把 `torch.empty` 的任意内容填成 1 和 0。
+        # EN: Replace the arbitrary `torch.empty` contents with 1 and 0.
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -507,14 +541,19 @@ class RMSNorm(Module):
 
         `y = x / sqrt(mean(x**2) + eps) * weight`，在末尾 `normalized_shape` 几维上计算。
         比 LayerNorm 少了减均值和 bias，许多大语言模型用它。`eps=None` 时由
-        `F.rms_norm` 取输入数据类型的 `torch.finfo(dtype).eps`。2.13 新增（1.5.1 没有）。
+        `F.rms_norm` 取计算所用数据类型的机器精度：float32、float64 输入用各自的
+        `torch.finfo(dtype).eps`，float16、bfloat16 输入则在 float32 中计算，用 float32 的 eps
+        （在 CPU 上实测如此，不是 torch 文档说的输入 dtype 的 eps）。1.5.1 之后才新增（1.5.1 没有）。
 
     === "English"
 
         `y = x / sqrt(mean(x**2) + eps) * weight` over the trailing `normalized_shape`
         dimensions. Compared with LayerNorm it drops the mean subtraction and the bias;
-        many large language models use it. With `eps=None`, `F.rms_norm` uses
-        `torch.finfo(dtype).eps` of the input. New since 1.5.1.
+        many large language models use it. With `eps=None`, `F.rms_norm` uses the machine
+        epsilon of the computation dtype: float32 and float64 inputs get their own
+        `torch.finfo(dtype).eps`, while float16 and bfloat16 inputs are computed in float32
+        and get float32's eps (as measured on CPU; not the input dtype's eps that torch's docs
+        state). New since 1.5.1.
 
     Examples:
         >>> import annotated_nn as nn
@@ -547,18 +586,28 @@ class RMSNorm(Module):
 
         Args:
             normalized_shape: Trailing shape to normalize over (int or sequence). / 要归一化的末尾形状（整数或序列）。
-            eps: Stability term; `None` means the dtype's machine epsilon. / 稳定项；`None` 表示取数据类型的机器精度。
+            eps: Stability term; `None` means the computation dtype's machine epsilon. / 稳定项；`None` 表示取计算所用数据类型的机器精度。
             elementwise_affine: Whether to learn `weight`. / 是否学习 `weight`。
             device: Device of the new parameter. / 新参数所在设备。
             dtype: Dtype of the new parameter. / 新参数的数据类型。
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        # 中: `normalized_shape` 的规范化与 LayerNorm 完全相同（整数变一元组）。
+        # EN: `normalized_shape` is normalized exactly as in LayerNorm (an int becomes a 1-tuple).
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
+        # 中: `eps=None` 原样保存，不在这里换算：`F.rms_norm` 每次按输入决定（CPU 上实测）：
+        # 中: float32 与 float16/bfloat16 输入用 float32 的 eps，float64 输入用 float64 的 eps。
+        # EN: `eps=None` is kept as is, not resolved here: `F.rms_norm` decides per input (measured
+        # EN: on CPU): float32's eps for float32 and float16/bfloat16 inputs, float64's for float64.
         self.eps = eps
         self.elementwise_affine = elementwise_affine
+        # 中: 只有缩放 `weight`（形状 `normalized_shape`）；
+        # 中: 关闭时登记为 None，`F.rms_norm` 就不缩放。
+        # EN: Only the scale `weight` (shape `normalized_shape`); when off it is registered as None
+        # EN: and `F.rms_norm` does not scale.
         if self.elementwise_affine:
             self.weight = Parameter(torch.empty(self.normalized_shape, **factory_kwargs))
         else:

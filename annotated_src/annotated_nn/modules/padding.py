@@ -113,7 +113,13 @@ class _CircularPadNd(Module):
         Raises:
             ValueError: Wrong number of input dimensions (from `_check_input_dim`). / 输入维数不对（来自 `_check_input_dim`）。
         """
+        # 中: 先由子类检查维数（只接受无批次与有批次两种），不合法时抛出 `ValueError`，文本与 torch 相同。
+        # EN: The subclass checks the rank first (unbatched or batched only) and raises `ValueError`
+        # EN: with torch's text otherwise.
         self._check_input_dim(input)
+        # 中: 每侧的填充量不能超过该维长度，否则 `F.pad` 报 "wrapping around more than once"（已实测）。
+        # EN: No side may pad more than the dimension's length, else `F.pad` complains about
+        # EN: "wrapping around more than once" (checked by running it).
         return F.pad(input, self.padding, "circular")
 
     def extra_repr(self) -> str:
@@ -378,6 +384,12 @@ class _ConstantPadNd(Module):
         Returns:
             The padded tensor. / 填充后的张量。
         """
+        # 中: `constant` 模式对输入维数没有限制，只要求维数不少于 `len(padding) // 2`：例如
+        # 中: `ConstantPad1d` 也能填充一维或六维张量（已实测）；其余三个模式只接受有/无批次两种维数。
+        # EN: The `constant` mode puts no limit on the input's rank beyond having at least
+        # EN: `len(padding) // 2` dimensions: `ConstantPad1d` also pads a 1-D or a 6-D tensor
+        # EN: (checked by running it); the other three modes accept only the batched and unbatched
+        # EN: ranks.
         return F.pad(input, self.padding, "constant", self.value)
 
     def extra_repr(self) -> str:
@@ -460,7 +472,8 @@ class ConstantPad2d(_ConstantPadNd):
     """
 
     # 中: torch 在这一个子类上重复写了 `__constants__`，内容与基类相同；照抄以保持类属性一致。
-    # EN: torch repeats `__constants__` on this one subclass with the base's content; copied to keep the class attributes equal.
+    # EN: torch repeats `__constants__` on this one subclass with the base's content; copied to keep
+    # EN: the class attributes equal.
     __constants__ = ["padding", "value"]
     padding: tuple[int, int, int, int]
 
@@ -560,6 +573,11 @@ class _ReflectionPadNd(Module):
         Returns:
             The padded tensor. / 填充后的张量。
         """
+        # 中: 不另查维数，维数不合时由 `F.pad` 抛出 `NotImplementedError`。`reflect` 不重复边界元素，
+        # 中: 所以每个填充量都必须小于该维长度，否则 `F.pad` 报错（已实测）。
+        # EN: No rank check of its own: a wrong rank makes `F.pad` raise `NotImplementedError`.
+        # EN: `reflect` does not repeat the border element, so each padding size must be smaller
+        # EN: than the dimension, else `F.pad` fails (checked by running it).
         return F.pad(input, self.padding, "reflect")
 
     def extra_repr(self) -> str:
@@ -733,6 +751,10 @@ class _ReplicationPadNd(Module):
         Returns:
             The padded tensor. / 填充后的张量。
         """
+        # 中: 不另查维数，维数不合时由 `F.pad` 抛出 `NotImplementedError`；填充量没有上限，
+        # 中: 边界元素想重复多少次都行。
+        # EN: No rank check of its own: a wrong rank makes `F.pad` raise `NotImplementedError`;
+        # EN: the padding size has no upper bound, the border element repeats as often as asked.
         return F.pad(input, self.padding, "replicate")
 
     def extra_repr(self) -> str:

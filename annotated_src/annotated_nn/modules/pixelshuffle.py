@@ -81,6 +81,10 @@ class PixelShuffle(Module):
         Returns:
             Tensor of shape `(*, C, H·r, W·r)`. / 形状为 `(*, C, H·r, W·r)` 的张量。
         """
+        # 中: 结果是新的连续张量，不是输入的视图（已实测）；通道数不能被 `r²` 整除时由
+        # 中: `F.pixel_shuffle` 报错。
+        # EN: The result is a new contiguous tensor, not a view of the input (checked by running
+        # EN: it); `F.pixel_shuffle` raises when the channels do not divide by `r²`.
         return F.pixel_shuffle(input, self.upscale_factor)
 
     def extra_repr(self) -> str:
@@ -154,6 +158,10 @@ class PixelUnshuffle(Module):
         Returns:
             Tensor of shape `(*, C·r², H, W)`. / 形状为 `(*, C·r², H, W)` 的张量。
         """
+        # 中: `PixelShuffle.forward` 的逆操作：同样得到新张量；高或宽不能被 `r` 整除时由
+        # 中: `F.pixel_unshuffle` 报错。
+        # EN: The inverse of `PixelShuffle.forward`: again a new tensor; `F.pixel_unshuffle` raises
+        # EN: when the height or width does not divide by `r`.
         return F.pixel_unshuffle(input, self.downscale_factor)
 
     def extra_repr(self) -> str:

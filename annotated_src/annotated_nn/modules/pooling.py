@@ -86,6 +86,11 @@ class _MaxPoolNd(Module):
         ceil_mode: Round the output size up instead of down. / 输出尺寸向上而非向下取整。
     """
 
+    # 中: `__constants__` 是给 TorchScript 的：`torch.jit.script` 把这些属性编译成常量，
+    # 中: 下面的类型注解告诉它属性的类型。即时执行时 `Module` 不读这两者。
+    # EN: `__constants__` is for TorchScript: `torch.jit.script` compiles these attributes as
+    # EN: constants, and the annotations below give it their types. `Module` reads neither in
+    # EN: eager execution.
     __constants__ = [
         "kernel_size",
         "stride",
@@ -94,6 +99,9 @@ class _MaxPoolNd(Module):
         "return_indices",
         "ceil_mode",
     ]
+    # 中: 这里只注解两个布尔属性；尺寸类属性由各维子类按 `_size_1_t`/`_size_2_t`/`_size_3_t` 注解。
+    # EN: Only the two booleans are annotated here; the subclasses annotate the size attributes
+    # EN: as `_size_1_t`/`_size_2_t`/`_size_3_t`.
     return_indices: bool
     ceil_mode: bool
 
@@ -124,8 +132,19 @@ class _MaxPoolNd(Module):
             return_indices: Also return the argmax positions. / 是否同时返回最大值位置。
             ceil_mode: Round the output size up. / 输出尺寸向上取整。
         """
+        # 中: 池化层没有参数，模块只是一组存好的超参数：原样保存（整数就存整数，`repr` 显示用户写的值），
+        # 中: 每次前向传播再交给 `F.max_pool*d`，校验也在那里发生。模块形式让它能放进 `Sequential`。
+        # EN: A pooling layer has no parameters; the module is just stored hyper-parameters, kept as
+        # EN: given (an int stays an int, so `repr` shows what the user wrote) and handed to
+        # EN: `F.max_pool*d` at every forward pass, where validation also happens. Being a module
+        # EN: lets it sit in a `Sequential`.
         super().__init__()
         self.kernel_size = kernel_size
+        # 中: `stride` 为 None 时取 `kernel_size`（窗口互不重叠）。用 `is not None` 判断，所以 `stride=0`
+        # 中: 会原样保留，到前向传播时由 `F.max_pool*d` 报 "stride should not be zero"。
+        # EN: A None `stride` becomes `kernel_size` (non-overlapping windows). The test is
+        # EN: `is not None`, so `stride=0` is kept and fails in the forward pass with
+        # EN: "stride should not be zero" from `F.max_pool*d`.
         self.stride = stride if (stride is not None) else kernel_size
         self.padding = padding
         self.dilation = dilation
@@ -199,12 +218,22 @@ class MaxPool1d(_MaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: 把构造时存下的超参数交给 `F.max_pool1d`。它按 `return_indices` 分派（`boolean_dispatch`）：
+        # 中: 为 True 时改调 `max_pool1d_with_indices`，返回 `(输出, 位置)` 二元组。
+        # EN: Hand the stored hyper-parameters to `F.max_pool1d`. It dispatches on `return_indices`
+        # EN: (`boolean_dispatch`): when True it calls `max_pool1d_with_indices`, which returns an
+        # EN: `(output, indices)` pair.
         return F.max_pool1d(
             input,
             self.kernel_size,
             self.stride,
             self.padding,
             self.dilation,
+            # 中: `ceil_mode=True` 时输出尺寸向上取整：越出边界的窗口只要起点在输入或左侧填充内就保留，
+            # 中: 起点落在右侧填充里的窗口被丢弃（torch 文档所述）。
+            # EN: With `ceil_mode=True` the output size rounds up: a window running off the end is
+            # EN: kept if it starts inside the input or the left padding, and dropped if it would
+            # EN: start in the right padding (as torch's documentation states).
             ceil_mode=self.ceil_mode,
             return_indices=self.return_indices,
         )
@@ -262,12 +291,17 @@ class MaxPool2d(_MaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: `MaxPool1d.forward` 的二维版本：调用 `F.max_pool2d`，同样按 `return_indices` 分派。
+        # EN: The 2-D counterpart of `MaxPool1d.forward`: it calls `F.max_pool2d`, which dispatches
+        # EN: on `return_indices` the same way.
         return F.max_pool2d(
             input,
             self.kernel_size,
             self.stride,
             self.padding,
             self.dilation,
+            # 中: `ceil_mode` 的规则同 `MaxPool1d.forward`，逐个空间维适用。
+            # EN: `ceil_mode` follows the rule in `MaxPool1d.forward`, per spatial dimension.
             ceil_mode=self.ceil_mode,
             return_indices=self.return_indices,
         )
@@ -316,12 +350,17 @@ class MaxPool3d(_MaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: `MaxPool1d.forward` 的三维版本：调用 `F.max_pool3d`，同样按 `return_indices` 分派。
+        # EN: The 3-D counterpart of `MaxPool1d.forward`: it calls `F.max_pool3d`, which dispatches
+        # EN: on `return_indices` the same way.
         return F.max_pool3d(
             input,
             self.kernel_size,
             self.stride,
             self.padding,
             self.dilation,
+            # 中: `ceil_mode` 的规则同 `MaxPool1d.forward`，逐个空间维适用。
+            # EN: `ceil_mode` follows the rule in `MaxPool1d.forward`, per spatial dimension.
             ceil_mode=self.ceil_mode,
             return_indices=self.return_indices,
         )
@@ -402,13 +441,18 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
             stride: Window step. / 窗口步长。
             padding: Padding used by the pooling. / 池化时使用的填充。
         """
+        # 中: 与 `MaxPool*` 不同，这里立即用 `_single` 规整成 1 元 tuple（`repr` 显示 `(2,)`）；
+        # 中: 三项应与产生 `indices` 的那个池化层一致，`F.max_unpool1d` 用它们推算默认输出尺寸。
+        # EN: Unlike `MaxPool*`, `_single` normalizes to 1-tuples right away (`repr` shows `(2,)`);
+        # EN: the three should match the pooling layer that produced `indices`, since
+        # EN: `F.max_unpool1d` derives the default output size from them.
         super().__init__()
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if (stride is not None) else kernel_size)
@@ -425,7 +469,8 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
         === "English"
 
-            `indices` come from `MaxPool1d(return_indices=True)`.
+            `indices` come from `MaxPool1d(return_indices=True)`; positions not recorded are
+            filled with 0.
 
         Args:
             input: Pooled values. / 池化后的值。
@@ -435,6 +480,11 @@ class MaxUnpool1d(_MaxUnpoolNd):
         Returns:
             The unpooled tensor. / 反池化结果。
         """
+        # 中: `output_size` 每次调用时给出（例如原输入的 `size()`），用来在"多个输入尺寸池化成同一尺寸"时
+        # 中: 选定要还原的那个；为 None 时默认尺寸是 `(in - 1)*stride + kernel_size - 2*padding`。
+        # EN: `output_size` comes with each call (e.g. the original input's `size()`) to pick the
+        # EN: size to restore when several input sizes pool to one; with None the default is
+        # EN: `(in - 1)*stride + kernel_size - 2*padding`.
         return F.max_unpool1d(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
@@ -475,13 +525,15 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
             stride: Window step. / 窗口步长。
             padding: Padding used by the pooling. / 池化时使用的填充。
         """
+        # 中: 同 `MaxUnpool1d.__init__`，用 `_pair` 规整成 2 元 tuple。
+        # EN: As `MaxUnpool1d.__init__`, with `_pair` making 2-tuples.
         super().__init__()
         self.kernel_size = _pair(kernel_size)
         self.stride = _pair(stride if (stride is not None) else kernel_size)
@@ -498,7 +550,8 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
         === "English"
 
-            `indices` come from `MaxPool2d(return_indices=True)`.
+            `indices` come from `MaxPool2d(return_indices=True)`; positions not recorded are
+            filled with 0.
 
         Args:
             input: Pooled values. / 池化后的值。
@@ -508,6 +561,9 @@ class MaxUnpool2d(_MaxUnpoolNd):
         Returns:
             The unpooled tensor. / 反池化结果。
         """
+        # 中: 同 `MaxUnpool1d.forward`，默认尺寸逐个空间维按同一公式推算。
+        # EN: As `MaxUnpool1d.forward`; the default size uses the same formula per spatial
+        # EN: dimension.
         return F.max_unpool2d(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
@@ -548,13 +604,15 @@ class MaxUnpool3d(_MaxUnpoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
             stride: Window step. / 窗口步长。
             padding: Padding used by the pooling. / 池化时使用的填充。
         """
+        # 中: 同 `MaxUnpool1d.__init__`，用 `_triple` 规整成 3 元 tuple。
+        # EN: As `MaxUnpool1d.__init__`, with `_triple` making 3-tuples.
         super().__init__()
         self.kernel_size = _triple(kernel_size)
         self.stride = _triple(stride if (stride is not None) else kernel_size)
@@ -571,7 +629,8 @@ class MaxUnpool3d(_MaxUnpoolNd):
 
         === "English"
 
-            `indices` come from `MaxPool3d(return_indices=True)`.
+            `indices` come from `MaxPool3d(return_indices=True)`; positions not recorded are
+            filled with 0.
 
         Args:
             input: Pooled values. / 池化后的值。
@@ -581,6 +640,9 @@ class MaxUnpool3d(_MaxUnpoolNd):
         Returns:
             The unpooled tensor. / 反池化结果。
         """
+        # 中: 同 `MaxUnpool1d.forward`，默认尺寸逐个空间维按同一公式推算。
+        # EN: As `MaxUnpool1d.forward`; the default size uses the same formula per spatial
+        # EN: dimension.
         return F.max_unpool3d(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
@@ -677,7 +739,7 @@ class AvgPool1d(_AvgPoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
@@ -686,6 +748,11 @@ class AvgPool1d(_AvgPoolNd):
             ceil_mode: Round the output size up. / 输出尺寸向上取整。
             count_include_pad: Count padded zeros in the average. / 平均时是否计入填充的 0。
         """
+        # 中: 与 `AvgPool2d/3d` 不同，这里规整成 1 元 tuple（torch 如此），`repr` 因而显示 `(3,)`。
+        # 中: 没有 `divisor_override`：`F.avg_pool1d` 本身就没有这个参数。
+        # EN: Unlike `AvgPool2d/3d`, sizes become 1-tuples (as in torch), so the `repr` shows
+        # EN: `(3,)`.
+        # EN: There is no `divisor_override`: `F.avg_pool1d` has no such argument.
         super().__init__()
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if stride is not None else kernel_size)
@@ -710,6 +777,11 @@ class AvgPool1d(_AvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: 超参数按 `F.avg_pool1d` 的位置顺序传入。`count_include_pad=True` 时，落在填充上的 0 也计入
+        # 中: 分母，边界处的平均值因此被拉向 0。
+        # EN: The hyper-parameters go in `F.avg_pool1d`'s positional order. With
+        # EN: `count_include_pad=True` the padded zeros count in the denominator, so averages at the
+        # EN: border are pulled toward 0.
         return F.avg_pool1d(
             input,
             self.kernel_size,
@@ -746,6 +818,8 @@ class AvgPool2d(_AvgPoolNd):
         torch.Size([1, 1, 2, 2])
     """
 
+    # 中: 覆盖基类的 `__constants__`，多列出 `divisor_override`（供 TorchScript 使用）。
+    # EN: Overrides the base's `__constants__` to add `divisor_override` (for TorchScript).
     __constants__ = [
         "kernel_size",
         "stride",
@@ -755,6 +829,8 @@ class AvgPool2d(_AvgPoolNd):
         "divisor_override",
     ]
 
+    # 中: 属性的类型注解供 TorchScript 使用；与 torch 一样，`divisor_override` 没有注解。
+    # EN: Attribute annotations for TorchScript; as in torch, `divisor_override` has none.
     kernel_size: _size_2_t
     stride: _size_2_t
     padding: _size_2_t
@@ -778,7 +854,7 @@ class AvgPool2d(_AvgPoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
@@ -788,6 +864,13 @@ class AvgPool2d(_AvgPoolNd):
             count_include_pad: Count padded zeros in the average. / 平均时是否计入填充的 0。
             divisor_override: Fixed denominator, or None. / 固定分母，或 None。
         """
+        # 中: 原样保存，不规整（与 `AvgPool1d` 不同，`repr` 显示用户写的整数或 tuple）；`stride` 为 None
+        # 中: 时取 `kernel_size`。`divisor_override` 给定时，`F.avg_pool2d` 用它代替窗口元素个数作分母，
+        # 中: 此时 `count_include_pad` 不再起作用。
+        # EN: Stored as given, not normalized (unlike `AvgPool1d`, the `repr` shows the user's int
+        # EN: or tuple); a None `stride` becomes `kernel_size`. When `divisor_override` is set,
+        # EN: `F.avg_pool2d` divides by it instead of the window's element count, and
+        # EN: `count_include_pad` no longer matters.
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if (stride is not None) else kernel_size
@@ -813,11 +896,16 @@ class AvgPool2d(_AvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `AvgPool1d.forward` 的二维版本，按位置多传一个 `divisor_override`。
+        # EN: The 2-D counterpart of `AvgPool1d.forward`, passing `divisor_override` positionally
+        # EN: too.
         return F.avg_pool2d(
             input,
             self.kernel_size,
             self.stride,
             self.padding,
+            # 中: `ceil_mode` 与 `count_include_pad` 的含义同 `AvgPool1d`。
+            # EN: `ceil_mode` and `count_include_pad` mean what they do in `AvgPool1d`.
             self.ceil_mode,
             self.count_include_pad,
             self.divisor_override,
@@ -845,6 +933,8 @@ class AvgPool3d(_AvgPoolNd):
         divisor_override: Fixed denominator, or None. / 固定分母，或 None。
     """
 
+    # 中: 同 `AvgPool2d`：覆盖基类的 `__constants__`，多列出 `divisor_override`。
+    # EN: As in `AvgPool2d`: overrides the base's `__constants__` to add `divisor_override`.
     __constants__ = [
         "kernel_size",
         "stride",
@@ -854,6 +944,8 @@ class AvgPool3d(_AvgPoolNd):
         "divisor_override",
     ]
 
+    # 中: 属性的类型注解供 TorchScript 使用；`divisor_override` 同样没有注解。
+    # EN: Attribute annotations for TorchScript; `divisor_override` again has none.
     kernel_size: _size_3_t
     stride: _size_3_t
     padding: _size_3_t
@@ -877,7 +969,7 @@ class AvgPool3d(_AvgPoolNd):
 
         === "English"
 
-            `stride` defaults to `kernel_size` when None.
+            `stride` defaults to `kernel_size` when None, i.e. the windows do not overlap.
 
         Args:
             kernel_size: Window size. / 窗口大小。
@@ -887,6 +979,8 @@ class AvgPool3d(_AvgPoolNd):
             count_include_pad: Count padded zeros in the average. / 平均时是否计入填充的 0。
             divisor_override: Fixed denominator, or None. / 固定分母，或 None。
         """
+        # 中: 同 `AvgPool2d.__init__`：原样保存，`stride` 为 None 时取 `kernel_size`。
+        # EN: As `AvgPool2d.__init__`: stored as given, a None `stride` becomes `kernel_size`.
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if (stride is not None) else kernel_size
@@ -912,11 +1006,16 @@ class AvgPool3d(_AvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `AvgPool1d.forward` 的三维版本，按位置多传一个 `divisor_override`。
+        # EN: The 3-D counterpart of `AvgPool1d.forward`, passing `divisor_override` positionally
+        # EN: too.
         return F.avg_pool3d(
             input,
             self.kernel_size,
             self.stride,
             self.padding,
+            # 中: `ceil_mode` 与 `count_include_pad` 的含义同 `AvgPool1d`。
+            # EN: `ceil_mode` and `count_include_pad` mean what they do in `AvgPool1d`.
             self.ceil_mode,
             self.count_include_pad,
             self.divisor_override,
@@ -938,6 +1037,13 @@ class AvgPool3d(_AvgPoolNd):
         Args:
             d: The unpickled `__dict__`. / 反序列化得到的 `__dict__`。
         """
+        # 中: 先由 `Module.__setstate__` 恢复 `__dict__`；`setdefault` 只补缺失的键，
+        # 中: 不覆盖 pickle 里已有的值。不补 `divisor_override`：缺它的旧 pickle 在 `forward`
+        # 中: 读该属性时抛 `AttributeError`（torch 同样如此，已实测）。
+        # EN: `Module.__setstate__` restores `__dict__` first; `setdefault` only fills missing keys
+        # EN: and never overwrites pickled values. `divisor_override` is not filled: an old pickle
+        # EN: without it raises `AttributeError` when `forward` reads it (torch too; checked by
+        # EN: running it).
         super().__setstate__(d)
         self.__dict__.setdefault("padding", 0)
         self.__dict__.setdefault("ceil_mode", False)
@@ -1007,10 +1113,20 @@ class FractionalMaxPool2d(Module):
         Raises:
             ValueError: Invalid size choice. / 尺寸选项无效。
         """
+        # 中: 与 `MaxPool2d` 不同，`kernel_size` 立即用 `_pair` 规整成 2 元 tuple。
+        # EN: Unlike `MaxPool2d`, `_pair` turns `kernel_size` into a 2-tuple right away.
         super().__init__()
         self.kernel_size = _pair(kernel_size)
         self.return_indices = return_indices
+        # 中: `_random_samples` 登记为缓冲区：给定时随 `.to()` 迁移，并写入状态字典；为 None 时只占位，
+        # 中: 不进状态字典（已实测）。
+        # EN: `_random_samples` is registered as a buffer: when given, it moves with `.to()` and is
+        # EN: saved in the state_dict; None only reserves the slot and stays out of the state_dict
+        # EN: (checked by running it).
         self.register_buffer("_random_samples", _random_samples)
+        # 中: 两个尺寸选项都规整成 tuple，None 保持 None；下面的检查顺序决定先报哪个错，文本与 torch 相同。
+        # EN: Both size options become tuples, None stays None; the order of the checks below
+        # EN: decides which error comes first, with torch's texts.
         self.output_size = _pair(output_size) if output_size is not None else None
         self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
@@ -1019,6 +1135,9 @@ class FractionalMaxPool2d(Module):
             )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
+        # 中: 比例必须在每一维都严格位于 (0, 1)：分数最大池化只能缩小。报错里打印的是用户原来给的值。
+        # EN: The ratio must lie strictly in (0, 1) in every dimension: fractional max pooling only
+        # EN: shrinks. The message prints the value as the user gave it.
         if self.output_ratio is not None:
             if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
@@ -1040,6 +1159,13 @@ class FractionalMaxPool2d(Module):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: `_random_samples` 为 None 时，`F.fractional_max_pool2d` 每次调用都用 `torch.rand` 抽取形状
+        # 中: `(N, C, 2)` 的新样本（无批次时 N 为 1），同一输入两次前向传播的结果可能不同（已实测）；
+        # 中: 固定样本才可复现。给的是 `output_ratio` 时，输出尺寸在每次调用时按 `int(输入尺寸 * 比例)` 计算。
+        # EN: With `_random_samples` None, `F.fractional_max_pool2d` draws fresh `(N, C, 2)` samples
+        # EN: (N is 1 when unbatched) with `torch.rand` at every call, so two forward passes on one
+        # EN: input can differ (checked by running it); pinned samples make it reproducible. Given
+        # EN: `output_ratio`, the output size is `int(input size * ratio)`, computed at every call.
         return F.fractional_max_pool2d(
             input,
             self.kernel_size,
@@ -1108,13 +1234,25 @@ class FractionalMaxPool3d(Module):
             ValueError: Invalid kernel or size choice. / 窗口或尺寸选项无效。
         """
         super().__init__()
+        # 中: 先于一切检查 `kernel_size` 为正（`FractionalMaxPool2d` 没有这一步）：整数与 tuple/list
+        # 中: 分别判断；其他类型不在这里检查。报错文本与 torch 相同。
+        # EN: First of all, check that `kernel_size` is positive (`FractionalMaxPool2d` has no such
+        # EN: step): ints and tuples/lists are tested separately; other types are not checked here.
+        # EN: The message is torch's.
         if (isinstance(kernel_size, int) and kernel_size <= 0) or (
             isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)
         ):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        # 中: 其余与 `FractionalMaxPool2d.__init__` 相同，只是用 `_triple` 规整成 3 元 tuple；
+        # 中: `_random_samples` 同样登记为缓冲区。
+        # EN: The rest is `FractionalMaxPool2d.__init__` with `_triple` making 3-tuples;
+        # EN: `_random_samples` is again registered as a buffer.
         self.kernel_size = _triple(kernel_size)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
+        # 中: 尺寸选项与检查顺序同 `FractionalMaxPool2d`，报错文本里的类名不同。
+        # EN: Size options and check order as in `FractionalMaxPool2d`, with this class's name in
+        # EN: the message.
         self.output_size = _triple(output_size) if output_size is not None else None
         self.output_ratio = _triple(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
@@ -1123,6 +1261,8 @@ class FractionalMaxPool3d(Module):
             )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
+        # 中: 三个维度的比例都必须严格位于 (0, 1)。
+        # EN: All three ratios must lie strictly in (0, 1).
         if self.output_ratio is not None:
             if not (
                 0 < self.output_ratio[0] < 1
@@ -1148,6 +1288,9 @@ class FractionalMaxPool3d(Module):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: 同 `FractionalMaxPool2d.forward`，只是样本形状为 `(N, C, 3)`，每个空间维一个随机数。
+        # EN: As `FractionalMaxPool2d.forward`, except that the samples are `(N, C, 3)`, one random
+        # EN: number per spatial dimension.
         return F.fractional_max_pool3d(
             input,
             self.kernel_size,
@@ -1208,6 +1351,10 @@ class _LPPoolNd(Module):
             stride: Window step, or None. / 窗口步长，或 None。
             ceil_mode: Round the output size up. / 输出尺寸向上取整。
         """
+        # 中: 全部原样保存。`stride` 为 None 时保持 None（`repr` 显示 `stride=None`）：`F.lp_pool*d` 把 None
+        # 中: 交给 `avg_pool*d` 的默认值，也就是 `kernel_size`。
+        # EN: All stored as given. A None `stride` stays None (`repr` shows `stride=None`):
+        # EN: `F.lp_pool*d` leaves it to `avg_pool*d`'s default, which is `kernel_size`.
         super().__init__()
         self.norm_type = norm_type
         self.kernel_size = kernel_size
@@ -1272,6 +1419,12 @@ class LPPool1d(_LPPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `F.lp_pool1d` 先对 `x^p` 做平均池化，再乘回窗口大小（完整窗口时即得 `Σx^p`），最后开 `p` 次方；
+        # 中: `p` 为正负无穷时改用 `|x|` 上的最大（最小）池化。填充固定为 0，本类也没有 `padding` 参数。
+        # EN: `F.lp_pool1d` average-pools `x^p`, multiplies back by the window size (giving `Σx^p`
+        # EN: for a full window), then takes the `p`-th root; for `p` of plus or minus infinity it
+        # EN: max-pools (min-pools) `|x|` instead. Padding is fixed at 0, and this class has no
+        # EN: `padding` argument.
         return F.lp_pool1d(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
@@ -1315,6 +1468,9 @@ class LPPool2d(_LPPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `LPPool1d.forward` 的二维版本：调用 `F.lp_pool2d`，窗口大小按 `kH * kW` 乘回。
+        # EN: The 2-D counterpart of `LPPool1d.forward`: it calls `F.lp_pool2d`, multiplying back by
+        # EN: `kH * kW`.
         return F.lp_pool2d(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
@@ -1358,6 +1514,9 @@ class LPPool3d(_LPPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `LPPool1d.forward` 的三维版本：调用 `F.lp_pool3d`，窗口大小按 `kD * kH * kW` 乘回。
+        # EN: The 3-D counterpart of `LPPool1d.forward`: it calls `F.lp_pool3d`, multiplying back by
+        # EN: `kD * kH * kW`.
         return F.lp_pool3d(
             input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
@@ -1402,6 +1561,9 @@ class _AdaptiveMaxPoolNd(Module):
             output_size: Target output size. / 目标输出尺寸。
             return_indices: Also return the argmax positions. / 是否同时返回最大值位置。
         """
+        # 中: 原样保存：`output_size` 里的 None 留到前向传播时，由 `F.adaptive_max_pool2d/3d` 按输入尺寸填补。
+        # EN: Stored as given: a None inside `output_size` waits for the forward pass, where
+        # EN: `F.adaptive_max_pool2d/3d` fills it from the input's size.
         super().__init__()
         self.output_size = output_size
         self.return_indices = return_indices
@@ -1411,11 +1573,11 @@ class _AdaptiveMaxPoolNd(Module):
 
         === "中文"
 
-            列出窗口相关设置，不包括 `return_indices`。
+            只列出 `output_size`，不包括 `return_indices`。
 
         === "English"
 
-            `return_indices` is not included.
+            Only `output_size`; `return_indices` is not included.
 
         Returns:
             The description string. / 描述字符串。
@@ -1458,6 +1620,11 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: 内核按输入长度为每个输出位置算出窗口的起止；`return_indices` 按位置传入，
+        # 中: `F.adaptive_max_pool1d` 据它分派，为 True 时返回 `(输出, 位置)`。一维版本不接受 None。
+        # EN: The kernel works out each output position's window bounds from the input length;
+        # EN: `return_indices` goes in positionally and `F.adaptive_max_pool1d` dispatches on it,
+        # EN: returning `(output, indices)` when True. The 1-D version takes no None.
         return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
@@ -1501,6 +1668,11 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: 二维版本：`F.adaptive_max_pool2d` 先用 `_list_with_default` 把 None 换成输入对应维的大小，
+        # 中: 再交给内核；同样按 `return_indices` 分派。
+        # EN: The 2-D counterpart: `F.adaptive_max_pool2d` first swaps each None for the input's
+        # EN: size in that dimension (`_list_with_default`), then calls the kernel; it dispatches on
+        # EN: `return_indices` likewise.
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
@@ -1539,6 +1711,8 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
         Returns:
             The pooled tensor, or it with the indices. / 池化结果，或结果与位置。
         """
+        # 中: 三维版本，与 `AdaptiveMaxPool2d.forward` 相同：None 由 `_list_with_default` 填补。
+        # EN: The 3-D counterpart, as `AdaptiveMaxPool2d.forward`: `_list_with_default` fills None.
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
 
@@ -1629,6 +1803,9 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `F.adaptive_avg_pool1d` 就是 `torch.adaptive_avg_pool1d`，`output_size` 必须是整数（不接受 None）。
+        # EN: `F.adaptive_avg_pool1d` is `torch.adaptive_avg_pool1d`; `output_size` must be an int
+        # EN: (None is refused).
         return F.adaptive_avg_pool1d(input, self.output_size)
 
 
@@ -1674,6 +1851,10 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: `F.adaptive_avg_pool2d` 用 `_list_with_default` 把 None 换成输入对应维的大小；
+        # 中: `output_size=1` 即全局平均池化。
+        # EN: `F.adaptive_avg_pool2d` swaps each None for the input's size in that dimension
+        # EN: (`_list_with_default`); `output_size=1` is global average pooling.
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
@@ -1711,4 +1892,6 @@ class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
         Returns:
             The pooled tensor. / 池化结果。
         """
+        # 中: 三维版本，与 `AdaptiveAvgPool2d.forward` 相同：None 由 `_list_with_default` 填补。
+        # EN: The 3-D counterpart, as `AdaptiveAvgPool2d.forward`: `_list_with_default` fills None.
         return F.adaptive_avg_pool3d(input, self.output_size)

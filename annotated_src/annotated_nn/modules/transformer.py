@@ -119,9 +119,16 @@ def _get_seq_len(src: Tensor, batch_first: bool) -> int | None:
     Returns:
         The length, or `None`. / 长度，或 `None`。
     """
+    # 中: 嵌套张量的每个元素长度各不相同，没有统一的序列长度，于是返回 None；
+    # 中: 此时 `_detect_is_causal_mask` 改用掩码自己的 `size(-2)`。
+    # EN: A nested tensor has no single sequence length (each entry has its own), hence None;
+    # EN: `_detect_is_causal_mask` then falls back to the mask's own `size(-2)`.
     if src.is_nested:
         return None
     else:
+        # 中: 普通张量：二维是无批次的 `(S, E)`；三维在 `batch_first` 时是 `(N, S, E)`，否则是 `(S, N, E)`。
+        # EN: Ordinary tensor: 2-D is unbatched `(S, E)`; 3-D is `(N, S, E)` with `batch_first`,
+        # EN: otherwise `(S, N, E)`.
         src_size = src.size()
         if len(src_size) == 2:
             return src_size[0]
@@ -209,48 +216,89 @@ class Transformer(Module):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
-        # 中: torch 内部的 API 使用统计钩子，与 Module.__init__ 里的调用一样，对行为没有影响。
-        # EN: torch's internal API-usage logging, as in Module.__init__; it has no effect on behaviour.
+        # 中: torch 内部的 API 使用统计，与 Module.__init__ 里的调用一样，对行为没有影响。
+        # EN: torch's internal API-usage logging, as in Module.__init__; no effect on behavior.
         torch._C._log_api_usage_once(f"torch.nn.modules.{self.__class__.__name__}")
 
+        # 中: 自定义编码器原样保存（若是模块，经 `__setattr__` 登记为子模块）。默认编码器：先造一个
+        # 中: 编码层，`TransformerEncoder` 再把它深拷贝 `num_encoder_layers` 份，末尾加一个
+        # 中: `LayerNorm`；这个模板层本身不被登记。默认 `batch_first=False` 时，构造编码器就会发出
+        # 中: “enable_nested_tensor is True, but ...” 警告。
+        # EN: A custom encoder is stored as is (a module becomes a submodule via `__setattr__`).
+        # EN: Default: build one encoder layer, which `TransformerEncoder` deep-copies
+        # EN: `num_encoder_layers` times, plus a final `LayerNorm`; the template layer itself is
+        # EN: not registered. With the default `batch_first=False`, building the encoder already
+        # EN: warns "enable_nested_tensor is True, but ...".
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
+            # 中: 超参数按 `TransformerEncoderLayer` 自己的签名顺序按位置传入；`factory_kwargs`
+            # 中: 让参数在创建时就位于 `device`、取 `dtype`。
+            # EN: The hyper-parameters go positionally, in `TransformerEncoderLayer`'s own
+            # EN: signature order; `factory_kwargs` creates the parameters on `device` with `dtype`.
             encoder_layer = TransformerEncoderLayer(
                 d_model,
                 nhead,
                 dim_feedforward,
                 dropout,
                 activation,
+                # 中: `layer_norm_eps` 与 `bias` 也会传到层里的两个 LayerNorm；`bias` 还决定线性层
+                # 中: 与注意力有没有偏置。
+                # EN: `layer_norm_eps` and `bias` also reach the layer's two LayerNorms; `bias` also
+                # EN: decides whether the linear layers and the attention have biases.
                 layer_norm_eps,
                 batch_first,
                 norm_first,
                 bias,
                 **factory_kwargs,
             )
+            # 中: 末尾的 `LayerNorm` 作为 `norm` 交给堆叠，在最后一层之后只用一次；Pre-LN 时
+            # 中: 残差主干正是靠它归一化。
+            # EN: The final `LayerNorm` goes to the stack as `norm` and runs once after the last
+            # EN: layer; under Pre-LN it is what normalizes the residual stream.
             encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
             self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
 
+        # 中: 解码器同理：模板层深拷贝 `num_decoder_layers` 份，末尾一个 `LayerNorm`。
+        # 中: 编码器全部建好之后才建解码器，随机数按这个顺序消耗。
+        # EN: Same for the decoder: the template layer is deep-copied `num_decoder_layers` times,
+        # EN: with a final `LayerNorm`. It is built after the whole encoder, which fixes the order
+        # EN: of the random draws.
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
+            # 中: 同样的超参数、同样的位置顺序；同一个 `activation` 对象也交给解码层。
+            # EN: The same hyper-parameters in the same positional order; the same `activation`
+            # EN: object goes to the decoder layer too.
             decoder_layer = TransformerDecoderLayer(
                 d_model,
                 nhead,
                 dim_feedforward,
                 dropout,
                 activation,
+                # 中: `norm_first` 在解码层里作用于全部三条分支。
+                # EN: In the decoder layer, `norm_first` applies to all three branches.
                 layer_norm_eps,
                 batch_first,
                 norm_first,
                 bias,
                 **factory_kwargs,
             )
+            # 中: 与编码器一样，堆叠末尾有自己的 `LayerNorm`。
+            # EN: Like the encoder, the stack ends with its own `LayerNorm`.
             decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
             self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
 
+        # 中: 两个堆叠都建好后统一重新初始化：所有矩阵（包括自定义编码器/解码器的，以及
+        # 中: MultiheadAttention 打包成一个 `(3E, E)` 矩阵的 `in_proj_weight`）被覆盖，一维参数不变。
+        # EN: Re-initialize once both stacks exist: every matrix is overwritten (a custom
+        # EN: encoder's/decoder's too, and MultiheadAttention's packed `(3E, E)` `in_proj_weight`
+        # EN: as one matrix); 1-D parameters keep their values.
         self._reset_parameters()
 
+        # 中: `d_model` 和 `batch_first` 供 `forward` 的形状检查使用；`nhead` 只是记录，没有地方读取。
+        # EN: `d_model` and `batch_first` serve `forward`'s shape checks; `nhead` is only recorded,
+        # EN: nothing reads it.
         self.d_model = d_model
         self.nhead = nhead
 
@@ -300,6 +348,10 @@ class Transformer(Module):
         Raises:
             RuntimeError: Batch or feature sizes disagree. / 批大小或特征维不一致。
         """
+        # 中: 批大小只在 `src` 是三维时检查（`is_batched` 只看 `src`）；无批次输入只做下面的
+        # 中: 特征维检查。报错文字与 torch 相同。
+        # EN: Batch sizes are compared only when `src` is 3-D (`is_batched` looks at `src` alone);
+        # EN: unbatched input gets only the feature check below. Messages match torch's.
         is_batched = src.dim() == 3
         if not self.batch_first and src.size(1) != tgt.size(1) and is_batched:
             raise RuntimeError("the batch number of src and tgt must be equal")
@@ -309,12 +361,23 @@ class Transformer(Module):
         if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
 
+        # 中: `src_is_causal=None` 时由编码器自己检测 `src_mask` 是否为因果掩码。得到的 `memory` 是
+        # 中: 解码器交叉注意力的 key/value；它的填充掩码不会自动沿用 `src_key_padding_mask`，
+        # 中: 需要用户通过 `memory_key_padding_mask` 显式传入。
+        # EN: With `src_is_causal=None` the encoder detects a causal `src_mask` itself. `memory` is
+        # EN: the key/value of the decoder's cross-attention; its padding mask is not taken from
+        # EN: `src_key_padding_mask` automatically: pass `memory_key_padding_mask` explicitly.
         memory = self.encoder(
             src,
             mask=src_mask,
             src_key_padding_mask=src_key_padding_mask,
             is_causal=src_is_causal,
         )
+        # 中: 解码器：对 `tgt` 做自注意力（`tgt_is_causal=None` 时检测 `tgt_mask`），再对 `memory`
+        # 中: 做交叉注意力（`memory_mask`、`memory_key_padding_mask`）。
+        # EN: The decoder: self-attention over `tgt` (detecting `tgt_mask` when
+        # EN: `tgt_is_causal=None`), then cross-attention over `memory` (`memory_mask`,
+        # EN: `memory_key_padding_mask`).
         output = self.decoder(
             tgt,
             memory,
@@ -322,6 +385,9 @@ class Transformer(Module):
             memory_mask=memory_mask,
             tgt_key_padding_mask=tgt_key_padding_mask,
             memory_key_padding_mask=memory_key_padding_mask,
+            # 中: 两个提示：`tgt_is_causal` 为 None 时由解码器检测；`memory_is_causal` 原样使用。
+            # EN: Two hints: `tgt_is_causal` is detected by the decoder when None;
+            # EN: `memory_is_causal` is used as given.
             tgt_is_causal=tgt_is_causal,
             memory_is_causal=memory_is_causal,
         )
@@ -364,6 +430,10 @@ class Transformer(Module):
 
             Goes in `parameters()` order; biases and LayerNorm parameters (1D) are left alone.
         """
+        # 中: `dim() > 1` 挑出权重矩阵；按 `parameters()` 顺序（编码器在前）抽随机数，
+        # 中: 所以同一种子下与 torch 的结果逐位相同。
+        # EN: `dim() > 1` picks the weight matrices; the draws follow `parameters()` order (encoder
+        # EN: first), so one seed gives torch's values bit for bit.
         for p in self.parameters():
             if p.dim() > 1:
                 xavier_uniform_(p)
@@ -426,9 +496,14 @@ class TransformerEncoder(Module):
             mask_check: Check that padding masks are left-aligned before nesting. / 转嵌套张量前检查填充掩码是否左对齐。
         """
         super().__init__()
-        # 中: torch 内部的 API 使用统计钩子，与 Module.__init__ 里的调用一样，对行为没有影响。
-        # EN: torch's internal API-usage logging, as in Module.__init__; it has no effect on behaviour.
+        # 中: torch 内部的 API 使用统计，与 Module.__init__ 里的调用一样，对行为没有影响。
+        # EN: torch's internal API-usage logging, as in Module.__init__; no effect on behavior.
         torch._C._log_api_usage_once(f"torch.nn.modules.{self.__class__.__name__}")
+        # 中: 登记的是 N 份深拷贝（初值相同、参数独立）。`enable_nested_tensor` 记录用户的请求，
+        # 中: `use_nested_tensor` 是真正的开关，先取同一个值，下面可能被关掉。
+        # EN: N deep copies are registered (same values, separate parameters).
+        # EN: `enable_nested_tensor` records the request; `use_nested_tensor` is the actual switch,
+        # EN: starting equal and possibly turned off below.
         self.layers = _get_clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
@@ -437,26 +512,51 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
 
         # 中: 按 torch 的顺序找出第一条阻止嵌套张量路径的原因，警告文字因此与 torch 相同。
-        # EN: Find the first reason blocking the nested-tensor path, in torch's order, so the warning text matches.
-        # 中: torch 检查的是 torch.nn.TransformerEncoderLayer；这里相应地检查本库的同名类。
-        # EN: torch tests for torch.nn.TransformerEncoderLayer; the mirror tests for this library's class.
+        # 中: 这些是编码层融合内核的静态条件，在模板层上只查一次：编码器会先把输入转成嵌套张量
+        # 中: 再交给各层，只有各层都能走融合内核时这样做才有意义。
+        # EN: Find the first reason blocking the nested-tensor path, in torch's order, so the
+        # EN: warning text matches. These are the encoder layer's static fused-kernel conditions,
+        # EN: checked once on the template layer: the encoder converts its input to a nested tensor
+        # EN: before the layers see it, which only pays off when the layers can run the fused
+        # EN: kernel.
+        # 中: torch 检查的是 torch.nn.TransformerEncoderLayer，这里检查本库的同名类；torch 的层
+        # 中: 本来就进不了这里（上面的 `ModuleList` 拒绝登记 torch 模块），所以结果没有差别。
+        # EN: torch tests for torch.nn.TransformerEncoderLayer, this library for its own class; a
+        # EN: torch layer never gets this far (the `ModuleList` above refuses torch modules), so
+        # EN: the outcome is the same.
         enc_layer = "encoder_layer"
         why_not_sparsity_fast_path = ""
+        # 中: 与编码层自己的快速路径不同，这里还排除了 `norm_first=True`（编码层的内核本身接受
+        # 中: `norm_first`）。`batch_first` 一条的文字缺一个空格，照 torch 原样保留。
+        # EN: Unlike the layer's own fast path, this list also excludes `norm_first=True` (the
+        # EN: layer's kernel itself takes `norm_first`). The `batch_first` text lacks a space;
+        # EN: kept as torch has it.
         if not isinstance(encoder_layer, TransformerEncoderLayer):
             why_not_sparsity_fast_path = f"{enc_layer} was not TransformerEncoderLayer"
         elif encoder_layer.norm_first:
             why_not_sparsity_fast_path = f"{enc_layer}.norm_first was True"
+        # 中: 默认的 `batch_first=False` 就会在这里失败，所以用默认参数建的编码器会以这条原因警告。
+        # EN: The default `batch_first=False` fails here, so an encoder built with default
+        # EN: arguments warns with this reason.
         elif not encoder_layer.self_attn.batch_first:
             why_not_sparsity_fast_path = (
                 f"{enc_layer}.self_attn.batch_first was not True"
                 + "(use batch_first for better inference performance)"
             )
+        # 中: 其余条件与编码层 `forward` 里的静态条件相同：打包的 q/k/v 投影、有偏置、ReLU/GELU、
+        # 中: eps 相等、偶数头数（pytorch/pytorch#83483 讨论过：masked softmax 不支持奇数头数）。
+        # EN: The rest match the static conditions in the layer's `forward`: a packed q/k/v
+        # EN: projection, biases, ReLU/GELU, equal eps values, an even head count (discussed in
+        # EN: pytorch/pytorch#83483: masked softmax does not support an odd head count).
         elif not encoder_layer.self_attn._qkv_same_embed_dim:
             why_not_sparsity_fast_path = f"{enc_layer}.self_attn._qkv_same_embed_dim was not True"
         elif encoder_layer.self_attn.in_proj_bias is None:
             why_not_sparsity_fast_path = f"{enc_layer}.self_attn was passed bias=False"
         elif not encoder_layer.activation_relu_or_gelu:
             why_not_sparsity_fast_path = f"{enc_layer}.activation_relu_or_gelu was not True"
+        # 中: 内核只收一个 eps，所以两个 LayerNorm 的 eps 必须相等（只有手动改过其中一个才会不等）。
+        # EN: The kernel takes one eps, so both LayerNorms must agree (they differ only if one
+        # EN: was changed by hand).
         elif encoder_layer.norm1.eps != encoder_layer.norm2.eps:
             why_not_sparsity_fast_path = (
                 f"{enc_layer}.norm1.eps was not equal to {enc_layer}.norm2.eps"
@@ -464,6 +564,10 @@ class TransformerEncoder(Module):
         elif encoder_layer.self_attn.num_heads % 2 == 1:
             why_not_sparsity_fast_path = f"{enc_layer}.self_attn.num_heads is odd"
 
+        # 中: 只有请求了嵌套张量才警告，所以 `enable_nested_tensor=False` 可以消除这条警告；
+        # 中: `stacklevel=2` 让警告指向构造编码器的那一行用户代码。
+        # EN: It warns only when nesting was requested, so `enable_nested_tensor=False` silences
+        # EN: it; `stacklevel=2` points the warning at the user's line that builds the encoder.
         if enable_nested_tensor and why_not_sparsity_fast_path:
             warnings.warn(
                 f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not_sparsity_fast_path}",
@@ -484,21 +588,21 @@ class TransformerEncoder(Module):
 
             1. 把两个掩码规范成浮点掩码。
             2. 推理且条件全部满足（评估模式、三维输入、只有填充掩码且左对齐、无需梯度等）时，
-               把输入按填充掩码转成嵌套张量，各层就不再计算填充位置；最后再填回 0
-               得到普通张量。因此这条路径上填充位置的输出为 0（末尾 `norm` 之前）。
+               把输入按填充掩码转成嵌套张量，各层就不再计算填充位置。
             3. `is_causal=None` 时检测 `mask` 是否恰好是因果掩码。
-            4. 逐层调用，最后应用 `norm`。
+            4. 逐层调用；若第 2 步转成了嵌套张量，再填回 0 得到普通张量，因此这条路径上
+               填充位置的输出为 0（末尾 `norm` 之前）；最后应用 `norm`。
 
         === "English"
 
             1. Both masks are canonicalized to float masks.
             2. At inference, when every condition holds (eval mode, 3D input, only a
                left-aligned padding mask, no grad needed, ...), the input becomes a nested
-               tensor following the padding mask, so the layers skip padded positions; it
-               is padded back with 0 at the end. On this path the padded positions thus
-               come out as 0 (before the final `norm`).
+               tensor following the padding mask, so the layers skip padded positions.
             3. With `is_causal=None`, detect whether `mask` is exactly the causal mask.
-            4. Call each layer, then apply `norm`.
+            4. Call each layer; if step 2 made a nested tensor, pad it back with 0 to an
+               ordinary tensor, so on this path the padded positions come out as 0 (before
+               the final `norm`); then apply `norm`.
 
         Args:
             src: Input sequence. / 输入序列。
@@ -509,6 +613,13 @@ class TransformerEncoder(Module):
         Returns:
             Tensor shaped like `src`. / 与 `src` 同形状的张量。
         """
+        # 中: 第 1 步：两个掩码都变成 `src` 的 dtype 的浮点掩码（布尔 True → `-inf`；其他 dtype
+        # 中: 抛 AssertionError）。填充掩码先处理，并与 `mask` 的原始 dtype 比较：布尔与浮点混用
+        # 中: 会发出“已弃用”警告，两个都是布尔则不会；若先转换 `mask`，布尔对布尔也会被误判为不一致。
+        # EN: Step 1: both masks become float masks of `src`'s dtype (bool True → `-inf`; other
+        # EN: dtypes raise AssertionError). The padding mask goes first and is compared with
+        # EN: `mask`'s original dtype: a bool/float mix warns (deprecated), a bool/bool pair does
+        # EN: not; converting `mask` first would make every bool pair look mismatched.
         src_key_padding_mask = F._canonical_mask(
             mask=src_key_padding_mask,
             mask_name="src_key_padding_mask",
@@ -517,6 +628,9 @@ class TransformerEncoder(Module):
             target_type=src.dtype,
         )
 
+        # 中: 然后是 `mask` 本身；这一对的 dtype 已比较过，所以 `check_other=False`。
+        # EN: Then `mask` itself; the pair's dtypes were already compared, hence
+        # EN: `check_other=False`.
         mask = F._canonical_mask(
             mask=mask,
             mask_name="mask",
@@ -526,6 +640,11 @@ class TransformerEncoder(Module):
             check_other=False,
         )
 
+        # 中: 默认不转换、各层照常拿到填充掩码。快速路径的条件只看第一层 `self.layers[0]`，
+        # 中: 其余各层不检查（构造后单独修改某一层，这里察觉不到）。
+        # EN: Defaults: no conversion, and the layers get the padding mask as usual. The
+        # EN: fast-path conditions look at `self.layers[0]` only; the other layers are not checked
+        # EN: (a layer changed after construction goes unnoticed here).
         output = src
         convert_to_nested = False
         first_layer = self.layers[0]
@@ -538,12 +657,21 @@ class TransformerEncoder(Module):
         # EN: Objects unpickled from older versions may lack mask_check; it defaults to True.
         do_mask_check = getattr(self, "mask_check", True)
 
+        # 中: 第 2 步：嵌套张量（“稀疏”）路径的运行时条件，第一条不满足的原因生效，文字与 torch
+        # 中: 相同：全局开关 `torch.backends.mha`、构造时的结论（旧 pickle 可能没有该属性）、
+        # 中: 评估模式、三维有批次输入、必须有填充掩码（没有它就没有可跳过的位置）。
+        # EN: Step 2: the run-time conditions of the nested-tensor ("sparsity") path; the first
+        # EN: failing reason wins, worded as torch's: the global `torch.backends.mha` switch, the
+        # EN: verdict from construction (old pickles may lack it), eval mode, batched 3-D input,
+        # EN: and a padding mask (without one there is nothing to skip).
         if not is_fastpath_enabled:
             why_not_sparsity_fast_path = "torch.backends.mha.get_fastpath_enabled() was not True"
         elif not hasattr(self, "use_nested_tensor"):
             why_not_sparsity_fast_path = "use_nested_tensor attribute not present"
         elif not self.use_nested_tensor:
             why_not_sparsity_fast_path = "self.use_nested_tensor (set in init) was not True"
+        # 中: 训练模式只看第一层；输入必须是三维有批次的。
+        # EN: Training mode is read from the first layer only; the input must be batched 3-D.
         elif first_layer.training:
             why_not_sparsity_fast_path = f"{str_first_layer} was in training mode"
         elif src.dim() != 3:
@@ -552,6 +680,13 @@ class TransformerEncoder(Module):
             )
         elif src_key_padding_mask is None:
             why_not_sparsity_fast_path = "src_key_padding_mask was None"
+        # 中: 嵌套张量只保留每行开头的 k 个位置（k 为有效位置数），所以填充必须全部在右侧；
+        # 中: 否则结果是错的。左对齐检查在 torch.compile/export 中会出问题，torch 因此在编译时
+        # 中: 直接放弃这条路径（除非 `mask_check=False`，那样就由用户保证左对齐）。
+        # EN: The nested tensor keeps each row's first k positions (k = its valid count), so all
+        # EN: padding must sit on the right, or the result is wrong. The left-alignment test
+        # EN: breaks under torch.compile/export, so torch gives up the path when compiling
+        # EN: (unless `mask_check=False`, which leaves alignment to the user).
         elif do_mask_check and torch.compiler.is_compiling():
             why_not_sparsity_fast_path = "mask_check enabled with torch.compile or torch.export"
         elif do_mask_check and not torch._nested_tensor_from_mask_left_aligned(
@@ -560,6 +695,10 @@ class TransformerEncoder(Module):
             why_not_sparsity_fast_path = (
                 "mask_check enabled, and src and src_key_padding_mask was not left aligned"
             )
+        # 中: 输入已经是嵌套张量、同时给了注意力掩码（嵌套路径只处理填充），或开着 autocast，
+        # 中: 都不走这条路径。
+        # EN: An input that is already nested, an attention mask next to the padding mask (the
+        # EN: nested path handles padding only), or autocast also rule the path out.
         elif output.is_nested:
             why_not_sparsity_fast_path = "NestedTensor input is not supported"
         elif mask is not None:
@@ -567,6 +706,10 @@ class TransformerEncoder(Module):
         elif torch.is_autocast_enabled():
             why_not_sparsity_fast_path = "autocast is enabled"
 
+        # 中: 再看张量本身：`src` 与第一层的 12 个参数，先是注意力的四个（打包的 qkv 权重与偏置、
+        # 中: 输出投影）……
+        # EN: Then the tensors themselves: `src` and the first layer's 12 parameters, first the
+        # EN: attention's four (packed qkv weight and bias, output projection) ...
         if not why_not_sparsity_fast_path:
             tensor_args = (
                 src,
@@ -574,27 +717,43 @@ class TransformerEncoder(Module):
                 first_layer.self_attn.in_proj_bias,
                 first_layer.self_attn.out_proj.weight,
                 first_layer.self_attn.out_proj.bias,
+                # 中: ……再是两个 LayerNorm……
+                # EN: ... then both LayerNorms ...
                 first_layer.norm1.weight,
                 first_layer.norm1.bias,
                 first_layer.norm2.weight,
                 first_layer.norm2.bias,
+                # 中: ……最后是前馈网络的两个线性层；顺序同内核的参数。
+                # EN: ... and last the feed-forward's two linear layers, in the kernel's argument
+                # EN: order.
                 first_layer.linear1.weight,
                 first_layer.linear1.bias,
                 first_layer.linear2.weight,
                 first_layer.linear2.bias,
             )
+            # 中: 受支持的设备；privateuse1 是给树外后端预留的位置，名字默认为 "privateuseone"，
+            # 中: 可用 `rename_privateuse1_backend` 改名，所以这里读当前名字。
+            # EN: Supported devices; privateuse1 is the slot for an out-of-tree backend, named
+            # EN: "privateuseone" unless renamed by `rename_privateuse1_backend`, hence the lookup.
             _supported_device_type = [
                 "cpu",
                 "cuda",
                 "xpu",
                 torch.utils.backend_registration._privateuse1_backend_name,
             ]
+            # 中: 不能有 `__torch_function__` 重载（张量子类或活动的模式要看到普通运算）；这里只查
+            # 中: `src` 的设备（编码层自己会检查全部张量）。
+            # EN: No `__torch_function__` override (a tensor subclass or an active mode must see
+            # EN: ordinary ops); only `src`'s device is checked here (the layer checks every
+            # EN: tensor).
             if torch.overrides.has_torch_function(tensor_args):
                 why_not_sparsity_fast_path = "some Tensor argument has_torch_function"
             elif src.device.type not in _supported_device_type:
                 why_not_sparsity_fast_path = (
                     f"src device is neither one of {_supported_device_type}"
                 )
+            # 中: 不需要自动求导：融合内核没有实现导数。
+            # EN: No autograd needed: the fused kernel has no derivative.
             elif torch.is_grad_enabled() and any(x.requires_grad for x in tensor_args):
                 why_not_sparsity_fast_path = (
                     "grad is enabled and at least one of query or the "
@@ -602,17 +761,30 @@ class TransformerEncoder(Module):
                 )
 
             if (not why_not_sparsity_fast_path) and (src_key_padding_mask is not None):
-                # 中: 掩码里 True 表示“填充”，嵌套张量要的是“有效”位置，所以取反。
-                # EN: True in the mask means padding; the nested tensor wants valid positions, hence the negation.
+                # 中: 掩码里 True 表示“填充”，嵌套张量要的是“有效”位置，所以取反。对齐已在上面
+                # 中: 检查过（或被有意跳过），故 `mask_check=False`；之后各层不再拿填充掩码，
+                # 中: 长度信息已经在嵌套张量里。
+                # EN: True in the mask means padding; the nested tensor wants valid positions,
+                # EN: hence the negation. Alignment was checked above (or skipped on purpose), hence
+                # EN: `mask_check=False`; the layers then get no padding mask, since the nested
+                # EN: tensor carries the lengths.
                 convert_to_nested = True
                 output = torch._nested_tensor_from_mask(
                     output, src_key_padding_mask.logical_not(), mask_check=False
                 )
                 src_key_padding_mask_for_layers = None
 
+        # 中: 第 3 步：`is_causal=None` 时把 `mask` 与长度为 `seq_len` 的因果掩码比较（用的是原始
+        # 中: `src`，所以即使走了嵌套路径也有长度）；结果作为提示传给每一层。
+        # EN: Step 3: with `is_causal=None`, compare `mask` with a causal mask of length `seq_len`
+        # EN: (taken from the original `src`, so known even on the nested path); the result goes
+        # EN: to every layer as a hint.
         seq_len = _get_seq_len(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
 
+        # 中: 第 4 步：每层拿到相同的掩码和提示；嵌套路径上各层收到的是嵌套张量。
+        # EN: Step 4: every layer gets the same masks and hint; on the nested path the layers
+        # EN: receive the nested tensor.
         for mod in self.layers:
             output = mod(
                 output,
@@ -621,9 +793,17 @@ class TransformerEncoder(Module):
                 src_key_padding_mask=src_key_padding_mask_for_layers,
             )
 
+        # 中: 填回普通张量，填充位置为 0。传入 `src.size()` 是因为嵌套张量只到最长那一行：
+        # 中: 若所有行末尾都是填充，不给尺寸会得到更短的序列。
+        # EN: Pad back to an ordinary tensor with 0 at padded positions. `src.size()` is passed
+        # EN: because the nested tensor only spans the longest row: if every row ends in padding,
+        # EN: padding without a size would return a shorter sequence.
         if convert_to_nested:
             output = output.to_padded_tensor(0.0, src.size())
 
+        # 中: 末尾的 norm 在填回之后执行，于是填充位置变成 norm(0)（对 LayerNorm 就是它的偏置）。
+        # EN: The final norm runs after padding back, so padded positions become norm(0) (for a
+        # EN: LayerNorm: its bias).
         if self.norm is not None:
             output = self.norm(output)
 
@@ -666,9 +846,12 @@ class TransformerDecoder(Module):
             norm: Optional final normalization module. / 可选的末尾归一化模块。
         """
         super().__init__()
-        # 中: torch 内部的 API 使用统计钩子，与 Module.__init__ 里的调用一样，对行为没有影响。
-        # EN: torch's internal API-usage logging, as in Module.__init__; it has no effect on behaviour.
+        # 中: torch 内部的 API 使用统计，与 Module.__init__ 里的调用一样，对行为没有影响。
+        # EN: torch's internal API-usage logging, as in Module.__init__; no effect on behavior.
         torch._C._log_api_usage_once(f"torch.nn.modules.{self.__class__.__name__}")
+        # 中: 与编码器不同，这里没有嵌套张量的开关要决定：解码器没有快速路径。
+        # EN: Unlike the encoder there is no nested-tensor switch to decide: the decoder has no
+        # EN: fast path.
         self.layers = _get_clones(decoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
@@ -707,11 +890,19 @@ class TransformerDecoder(Module):
         Returns:
             Tensor shaped like `tgt`. / 与 `tgt` 同形状的张量。
         """
+        # 中: 只对 `tgt_mask` 做因果检测（批维位置取自第一层的 `batch_first`）；
+        # 中: `memory_is_causal` 原样传下去，默认 False。
+        # EN: Only `tgt_mask` is checked for causality (the batch position comes from the first
+        # EN: layer's `batch_first`); `memory_is_causal` is passed through as given, False by
+        # EN: default.
         output = tgt
 
         seq_len = _get_seq_len(tgt, self.layers[0].self_attn.batch_first)
         tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, seq_len)
 
+        # 中: 每层都拿同一个 `memory`（通常是编码器的最终输出）和同一组掩码。
+        # EN: Every layer gets the same `memory` (usually the encoder's final output) and the
+        # EN: same masks.
         for mod in self.layers:
             output = mod(
                 output,
@@ -720,10 +911,15 @@ class TransformerDecoder(Module):
                 memory_mask=memory_mask,
                 tgt_key_padding_mask=tgt_key_padding_mask,
                 memory_key_padding_mask=memory_key_padding_mask,
+                # 中: 各层只接受 bool 提示、自己不做检测，所以检测在上面由堆叠做一次。
+                # EN: The layers take a plain bool hint and detect nothing themselves, so the stack
+                # EN: detects once, above.
                 tgt_is_causal=tgt_is_causal,
                 memory_is_causal=memory_is_causal,
             )
 
+        # 中: 可选的末尾归一化（`nn.Transformer` 默认给的是 `LayerNorm`）。
+        # EN: The optional final normalization (`nn.Transformer` supplies a `LayerNorm`).
         if self.norm is not None:
             output = self.norm(output)
 
@@ -808,6 +1004,10 @@ class TransformerEncoderLayer(Module):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        # 中: 自注意力最先登记。`bias=False` 时 `in_proj_bias` 为 None，这也会关掉快速路径
+        # 中: （内核的签名要求每个偏置都是张量）。
+        # EN: Self-attention is registered first. With `bias=False`, `in_proj_bias` is None, which
+        # EN: also rules out the fast path (the kernel's signature takes every bias as a tensor).
         self.self_attn = MultiheadAttention(
             d_model,
             nhead,
@@ -816,27 +1016,51 @@ class TransformerEncoderLayer(Module):
             batch_first=batch_first,
             **factory_kwargs,
         )
+        # 中: 前馈网络 `d_model → dim_feedforward → d_model`。`dropout` 用在激活之后、`linear2`
+        # 中: 之前，与 `linear2` 之后的 `dropout2` 是两个不同的模块。
+        # EN: Feed-forward `d_model → dim_feedforward → d_model`. `dropout` acts after the
+        # EN: activation, before `linear2`; it is a different module from `dropout2` after
+        # EN: `linear2`.
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
 
+        # 中: 两个 LayerNorm 的 eps 相同；融合内核只接收 `norm1.eps` 一个值。
+        # 中: `dropout1`/`dropout2` 分别作用在两条残差分支的输出上。
+        # EN: Both LayerNorms share one eps; the fused kernel takes only `norm1.eps`.
+        # EN: `dropout1`/`dropout2` act on the outputs of the two residual branches.
         self.norm_first = norm_first
         self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
 
+        # 中: 旧接口的字符串换成 `F.relu`/`F.gelu`，其他字符串抛 RuntimeError。
+        # EN: A legacy string becomes `F.relu`/`F.gelu`; any other string raises RuntimeError.
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
 
-        # 中: 融合内核只认识 ReLU 和 GELU；torch 检查的是 torch.nn.ReLU/GELU，这里对应检查本库的类。
-        # EN: The fused kernel knows only ReLU and GELU; torch tests torch.nn.ReLU/GELU, the mirror tests ours.
+        # 中: 融合内核只认识 ReLU（1）和 GELU（2），0 表示其他。这个值只在构造时算一次：之后给
+        # 中: `self.activation` 重新赋值不会更新它，快速路径会继续用旧的激活；`GELU(approximate="tanh")`
+        # 中: 也记为 2，但内核算的是精确 GELU。
+        # EN: The fused kernel knows only ReLU (1) and GELU (2); 0 means anything else. It is
+        # EN: computed once, here: reassigning `self.activation` later leaves it stale and the fast
+        # EN: path keeps the old activation; `GELU(approximate="tanh")` also counts as 2, but the
+        # EN: kernel computes exact GELU.
+        # DIFF(torch 2.13):
+        # 中: torch 检查的是 torch.nn.ReLU/GELU，这里检查本库的类，所以传入 torch.nn.ReLU() 得到 0。
+        # EN: torch tests torch.nn.ReLU/GELU, this library its own classes, so torch.nn.ReLU()
+        # EN: gives 0.
         if activation is F.relu or isinstance(activation, ReLU):
             self.activation_relu_or_gelu = 1
         elif activation is F.gelu or isinstance(activation, GELU):
             self.activation_relu_or_gelu = 2
         else:
             self.activation_relu_or_gelu = 0
+        # 中: 最后赋值：模块形式的激活（如 `ReLU()`）成为最后一个子模块，排在 `dropout2` 之后；
+        # 中: 函数只是普通属性。
+        # EN: Assigned last: an activation module (e.g. `ReLU()`) becomes the last child, after
+        # EN: `dropout2`; a function stays a plain attribute.
         self.activation = activation
 
     def __setstate__(self, state):
@@ -889,6 +1113,11 @@ class TransformerEncoderLayer(Module):
         Returns:
             Tensor shaped like `src`. / 与 `src` 同形状的张量。
         """
+        # 中: 与 `TransformerEncoder.forward` 第 1 步相同：先规范填充掩码（与 `src_mask` 的原始
+        # 中: dtype 比较），再规范 `src_mask`，两者都成为 `src` 的 dtype 的浮点掩码。
+        # EN: As in step 1 of `TransformerEncoder.forward`: the padding mask first (compared with
+        # EN: `src_mask`'s original dtype), then `src_mask`; both become float masks of `src`'s
+        # EN: dtype.
         src_key_padding_mask = F._canonical_mask(
             mask=src_key_padding_mask,
             mask_name="src_key_padding_mask",
@@ -897,6 +1126,8 @@ class TransformerEncoderLayer(Module):
             target_type=src.dtype,
         )
 
+        # 中: 两个掩码的 dtype 已比较过，这里 `check_other=False`。
+        # EN: The pair's dtypes were already compared, hence `check_other=False`.
         src_mask = F._canonical_mask(
             mask=src_mask,
             mask_name="src_mask",
@@ -906,8 +1137,16 @@ class TransformerEncoderLayer(Module):
             check_other=False,
         )
 
+        # 中: `torch.backends.mha.set_fastpath_enabled(False)` 可全局关掉这类快速路径，
+        # 中: 便于与普通路径对比结果。
+        # EN: `torch.backends.mha.set_fastpath_enabled(False)` turns such fast paths off
+        # EN: globally, handy for comparing against the ordinary path.
         is_fastpath_enabled = torch.backends.mha.get_fastpath_enabled()
 
+        # 中: 融合内核的条件，第一条不满足的原因生效（文字与 torch 相同，包括 torch 原文的语病）：
+        # 中: 全局开关、三维有批次输入……
+        # EN: The fused kernel's conditions; the first failing reason wins (worded as torch's,
+        # EN: its grammar slips included): the global switch, batched 3-D input ...
         why_not_sparsity_fast_path = ""
         if not is_fastpath_enabled:
             why_not_sparsity_fast_path = "torch.backends.mha.get_fastpath_enabled() was not True"
@@ -915,31 +1154,55 @@ class TransformerEncoderLayer(Module):
             why_not_sparsity_fast_path = (
                 f"input not batched; expected src.dim() of 3 but got {src.dim()}"
             )
+        # 中: ……评估模式（内核没有 dropout 参数，训练时的 dropout 无从实现）……
+        # EN: ... eval mode (the kernel has no dropout argument, so training-time dropout is
+        # EN: impossible there) ...
         elif self.training:
             why_not_sparsity_fast_path = "training is enabled"
+        # 中: ……`batch_first` 布局、有 `in_proj_bias`、q/k/v 共用一个打包投影（内核只收一个
+        # 中: `qkv_weight`）……
+        # EN: ... the `batch_first` layout, an `in_proj_bias`, one packed q/k/v projection (the
+        # EN: kernel takes a single `qkv_weight`) ...
         elif not self.self_attn.batch_first:
             why_not_sparsity_fast_path = "self_attn.batch_first was not True"
         elif self.self_attn.in_proj_bias is None:
             why_not_sparsity_fast_path = "self_attn was passed bias=False"
         elif not self.self_attn._qkv_same_embed_dim:
             why_not_sparsity_fast_path = "self_attn._qkv_same_embed_dim was not True"
+        # 中: ……激活为 ReLU/GELU（构造时记下的编号）、两个 eps 相等（内核只收一个 eps）……
+        # EN: ... a ReLU/GELU activation (the code recorded at construction), equal eps values
+        # EN: (the kernel takes one eps) ...
         elif not self.activation_relu_or_gelu:
             why_not_sparsity_fast_path = "activation_relu_or_gelu was not True"
         elif self.norm1.eps != self.norm2.eps:
             why_not_sparsity_fast_path = "norm1.eps is not equal to norm2.eps"
+        # 中: ……嵌套输入本身已表示了填充，不能再带掩码；奇数头数不被 masked softmax 支持
+        # 中: （pytorch/pytorch#83483）；autocast 开启时也不走。
+        # EN: ... a nested input already encodes its padding, so no mask may come with it; an
+        # EN: odd head count is not supported by masked softmax (pytorch/pytorch#83483); autocast
+        # EN: also rules it out.
         elif src.is_nested and (src_key_padding_mask is not None or src_mask is not None):
             why_not_sparsity_fast_path = "neither src_key_padding_mask nor src_mask are not supported with NestedTensor input"
         elif self.self_attn.num_heads % 2 == 1:
             why_not_sparsity_fast_path = "num_head is odd"
         elif torch.is_autocast_enabled():
             why_not_sparsity_fast_path = "autocast is enabled"
-        # 中: 融合内核会绕过子模块的调用，于是子模块上的钩子（hook）不会触发；有钩子就不能走它。
-        # EN: The fused kernel bypasses submodule calls, so their hooks would not fire; any hook blocks it.
+        # 中: 融合内核会绕过子模块的调用，于是子模块上的钩子（hook）不会触发；本层或任一子模块
+        # 中: （`modules()` 包括自身）挂了前向钩子或前向预钩子，就不能走它。反向钩子和全局钩子都不在
+        # 中: 检查之列：注册了全局钩子时仍走快速路径，钩子只看到本层，看不到它的子模块。
+        # EN: The fused kernel bypasses submodule calls, so their hooks would not fire; a forward
+        # EN: hook or forward pre-hook on this layer or any submodule (`modules()` includes self)
+        # EN: blocks it. Backward hooks are not checked, and neither are global hooks: with one
+        # EN: registered, the fast path still runs and the hook sees only this layer, not its
+        # EN: submodules.
         elif any(
             len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
             for m in self.modules()
         ):
             why_not_sparsity_fast_path = "forward pre-/hooks are attached to the module"
+        # 中: 再检查内核要读的 13 个张量：`src`，注意力的打包 qkv 权重与偏置、输出投影……
+        # EN: Then the 13 tensors the kernel reads: `src`, the attention's packed qkv weight and
+        # EN: bias, its output projection ...
         if not why_not_sparsity_fast_path:
             tensor_args = (
                 src,
@@ -947,28 +1210,42 @@ class TransformerEncoderLayer(Module):
                 self.self_attn.in_proj_bias,
                 self.self_attn.out_proj.weight,
                 self.self_attn.out_proj.bias,
+                # 中: ……两个 LayerNorm……
+                # EN: ... both LayerNorms ...
                 self.norm1.weight,
                 self.norm1.bias,
                 self.norm2.weight,
                 self.norm2.bias,
+                # 中: ……和前馈网络的两个线性层。
+                # EN: ... and the feed-forward's two linear layers.
                 self.linear1.weight,
                 self.linear1.bias,
                 self.linear2.weight,
                 self.linear2.bias,
             )
 
+            # 中: 与 `TransformerEncoder.forward` 相同的设备列表（privateuse1 按当前注册的名字）。
+            # EN: The same device list as in `TransformerEncoder.forward` (privateuse1 by its
+            # EN: currently registered name).
             _supported_device_type = [
                 "cpu",
                 "cuda",
                 "xpu",
                 torch.utils.backend_registration._privateuse1_backend_name,
             ]
+            # 中: 没有 `__torch_function__` 重载（子类或模式），所有张量都在受支持的设备上。
+            # EN: No `__torch_function__` override (subclass or mode), and every tensor on a
+            # EN: supported device.
             if torch.overrides.has_torch_function(tensor_args):
                 why_not_sparsity_fast_path = "some Tensor argument has_torch_function"
             elif not all((x.device.type in _supported_device_type) for x in tensor_args):
                 why_not_sparsity_fast_path = (
                     f"some Tensor argument's device is neither one of {_supported_device_type}"
                 )
+            # 中: 不需要自动求导：融合内核没有实现导数（强行反向传播会报 “derivative ... is not
+            # 中: implemented”）。
+            # EN: No autograd needed: the fused kernel has no derivative (a forced backward pass
+            # EN: fails with "derivative ... is not implemented").
             elif torch.is_grad_enabled() and any(x.requires_grad for x in tensor_args):
                 why_not_sparsity_fast_path = (
                     "grad is enabled and at least one of query or the "
@@ -976,9 +1253,17 @@ class TransformerEncoderLayer(Module):
                 )
 
             if not why_not_sparsity_fast_path:
+                # 中: 把两个掩码合成内核要的一个：只有填充掩码时类型为 1（形状 `(N, S)`）；有
+                # 中: `src_mask` 时类型为 2，扩展成 `(N, H, S, S)`（两者都有则相加）；都没有则为 None。
+                # EN: Merge the masks into the kernel's single mask: padding only → type 1 (shape
+                # EN: `(N, S)`); with `src_mask` → type 2, expanded to `(N, H, S, S)` (summed with
+                # EN: the padding mask if both are given); neither → None.
                 merged_mask, mask_type = self.self_attn.merge_masks(
                     src_mask, src_key_padding_mask, src
                 )
+                # 中: 一次调用完成整层；嵌套输入得到嵌套输出。先是输入、尺寸和注意力的打包权重。
+                # EN: One call does the whole layer; a nested input gives a nested output. First
+                # EN: the input, the sizes and the attention's packed weights.
                 return torch._transformer_encoder_layer_fwd(
                     src,
                     self.self_attn.embed_dim,
@@ -987,9 +1272,16 @@ class TransformerEncoderLayer(Module):
                     self.self_attn.in_proj_bias,
                     self.self_attn.out_proj.weight,
                     self.self_attn.out_proj.bias,
+                    # 中: `activation_relu_or_gelu == 2` 就是内核的 `use_gelu`，`norm_first` 在内核里
+                    # 中: 选 Pre-LN/Post-LN，eps 只传 `norm1.eps`。
+                    # EN: `activation_relu_or_gelu == 2` is the kernel's `use_gelu`, `norm_first`
+                    # EN: picks Pre-LN/Post-LN inside the kernel, and only `norm1.eps` is passed.
                     self.activation_relu_or_gelu == 2,
                     self.norm_first,
                     self.norm1.eps,
+                    # 中: 其余参数按内核签名的顺序：两个 LayerNorm，再是前馈网络的两个线性层。
+                    # EN: The rest in the kernel's signature order: both LayerNorms, then the
+                    # EN: feed-forward's two linear layers.
                     self.norm1.weight,
                     self.norm1.bias,
                     self.norm2.weight,
@@ -998,12 +1290,17 @@ class TransformerEncoderLayer(Module):
                     self.linear1.bias,
                     self.linear2.weight,
                     self.linear2.bias,
+                    # 中: 最后是合并后的掩码与它的类型（None、1 或 2）。
+                    # EN: Last, the merged mask and its type (None, 1 or 2).
                     merged_mask,
                     mask_type,
                 )
 
-        # 中: Pre-LN 与 Post-LN 两种排列，见 arXiv:2002.04745 图 1。
-        # EN: Pre-LN versus Post-LN arrangement, see Fig. 1 of arXiv:2002.04745.
+        # 中: 普通路径：Pre-LN 与 Post-LN 两种排列，见 arXiv:2002.04745 图 1。Pre-LN 只归一化分支的
+        # 中: 输入，残差主干本身从不被归一化（末尾的 norm 由堆叠负责）。
+        # EN: Ordinary path: Pre-LN versus Post-LN arrangement, see Fig. 1 of arXiv:2002.04745.
+        # EN: Pre-LN normalizes only the branch input; the residual stream itself is never
+        # EN: normalized (a final norm is the stack's business).
         x = src
         if self.norm_first:
             x = x + self._sa_block(
@@ -1011,6 +1308,8 @@ class TransformerEncoderLayer(Module):
             )
             x = x + self._ff_block(self.norm2(x))
         else:
+            # 中: Post-LN：每次残差相加之后再归一化。
+            # EN: Post-LN: normalize after each residual sum.
             x = self.norm1(
                 x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal=is_causal)
             )
@@ -1044,10 +1343,17 @@ class TransformerEncoderLayer(Module):
         Returns:
             Branch output, same shape as `x`. / 分支输出，与 `x` 同形状。
         """
+        # 中: 自注意力：query、key、value 都是 `x`。`need_weights=False` 时 MultiheadAttention 可以
+        # 中: 用 `scaled_dot_product_attention`，第二个返回值为 None，所以取 `[0]`。
+        # EN: Self-attention: query, key and value are all `x`. With `need_weights=False`,
+        # EN: MultiheadAttention may use `scaled_dot_product_attention` and its second result is
+        # EN: None, hence `[0]`.
         x = self.self_attn(
             x,
             x,
             x,
+            # 中: 掩码已由 `forward` 规范成浮点掩码；`is_causal` 只是提示。
+            # EN: The masks arrive canonicalized (float) from `forward`; `is_causal` is a hint.
             attn_mask=attn_mask,
             key_padding_mask=key_padding_mask,
             need_weights=False,
@@ -1136,6 +1442,11 @@ class TransformerDecoderLayer(Module):
         """
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
+        # 中: 两个注意力：`self_attn` 作用于目标序列自身，`multihead_attn` 以解码器状态为 query、
+        # 中: 以 `memory` 为 key/value（交叉注意力）。二者先后登记，初始化也按这个顺序。
+        # EN: Two attentions: `self_attn` over the target sequence itself, `multihead_attn` with
+        # EN: the decoder state as query and `memory` as key/value (cross-attention). They are
+        # EN: registered, and initialized, in this order.
         self.self_attn = MultiheadAttention(
             d_model,
             nhead,
@@ -1144,6 +1455,8 @@ class TransformerDecoderLayer(Module):
             bias=bias,
             **factory_kwargs,
         )
+        # 中: 没有传 `kdim`/`vdim`，所以 `memory` 的特征维也必须是 `d_model`。
+        # EN: No `kdim`/`vdim` is passed, so `memory` must be `d_model` wide too.
         self.multihead_attn = MultiheadAttention(
             d_model,
             nhead,
@@ -1152,10 +1465,18 @@ class TransformerDecoderLayer(Module):
             bias=bias,
             **factory_kwargs,
         )
+        # 中: 前馈网络与编码层相同；三条残差分支各有自己的 LayerNorm 与 Dropout（编号 1/2/3）。
+        # EN: The same feed-forward block as the encoder layer; each of the three residual
+        # EN: branches has its own LayerNorm and Dropout (numbered 1/2/3).
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
 
+        # 中: `norm1`/`norm2`/`norm3` 依次属于自注意力、交叉注意力、前馈分支；它们没有参数
+        # 中: 随机初始化（LayerNorm 初始为 1 和 0），所以不影响上面的随机数顺序。
+        # EN: `norm1`/`norm2`/`norm3` belong to the self-attention, cross-attention and
+        # EN: feed-forward branches; they draw no random numbers (LayerNorm starts at 1 and 0), so
+        # EN: the random order above is unaffected.
         self.norm_first = norm_first
         self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
@@ -1164,6 +1485,9 @@ class TransformerDecoderLayer(Module):
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)
 
+        # 中: 没有融合内核，所以也不记 `activation_relu_or_gelu`；字符串照样换成函数。
+        # EN: No fused kernel, so no `activation_relu_or_gelu`; a string is still mapped to a
+        # EN: function.
         if isinstance(activation, str):
             self.activation = _get_activation_fn(activation)
         else:
@@ -1222,9 +1546,16 @@ class TransformerDecoderLayer(Module):
         Returns:
             Tensor shaped like `tgt`. / 与 `tgt` 同形状的张量。
         """
+        # 中: Pre-LN：依次是自注意力、交叉注意力、前馈三条分支，各自先归一化分支输入。
+        # 中: `memory` 不经过本层的任何 LayerNorm，原样作为 key/value。
+        # EN: Pre-LN: self-attention, cross-attention and feed-forward in turn, each normalizing
+        # EN: its branch input. `memory` goes through none of this layer's LayerNorms; it is used
+        # EN: as key/value as is.
         x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            # 中: 交叉注意力分支：只有 query 一侧经过 `norm2`。
+            # EN: The cross-attention branch: only the query side goes through `norm2`.
             x = x + self._mha_block(
                 self.norm2(x),
                 memory,
@@ -1232,8 +1563,12 @@ class TransformerDecoderLayer(Module):
                 memory_key_padding_mask,
                 memory_is_causal,
             )
+            # 中: 前馈分支，由 `norm3` 归一化输入。
+            # EN: The feed-forward branch, its input normalized by `norm3`.
             x = x + self._ff_block(self.norm3(x))
         else:
+            # 中: Post-LN：同样三条分支，每次残差相加之后归一化。
+            # EN: Post-LN: the same three branches, normalizing after each residual sum.
             x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
             x = self.norm2(
                 x
@@ -1269,10 +1604,16 @@ class TransformerDecoderLayer(Module):
         Returns:
             Branch output. / 分支输出。
         """
+        # 中: 与编码层相同：query、key、value 都是 `x`，不要注意力权重，只取输出 `[0]`。
+        # EN: As in the encoder layer: query, key and value are all `x`; no attention weights,
+        # EN: only the output `[0]`.
         x = self.self_attn(
             x,
             x,
             x,
+            # 中: 解码层的 `forward` 不规范掩码，原样交给 MultiheadAttention，由它自己规范。
+            # EN: The decoder layer's `forward` does not canonicalize the masks; they go to
+            # EN: MultiheadAttention as given, which canonicalizes them itself.
             attn_mask=attn_mask,
             key_padding_mask=key_padding_mask,
             is_causal=is_causal,
@@ -1308,10 +1649,18 @@ class TransformerDecoderLayer(Module):
         Returns:
             Branch output. / 分支输出。
         """
+        # 中: 交叉注意力：query 为解码器状态 `x`，key 与 value 都是 `mem`；输出长度随 `x`，
+        # 中: 二维的 `attn_mask` 形状为 `(T, S)`（目标长 × 源长）。
+        # EN: Cross-attention: the query is the decoder state `x`, key and value are both `mem`;
+        # EN: the output length follows `x`, and a 2-D `attn_mask` is `(T, S)` (target × source
+        # EN: length).
         x = self.multihead_attn(
             x,
             mem,
             mem,
+            # 中: `key_padding_mask` 标记的是 `mem` 里的填充位置（通常与编码器输入的填充掩码相同）。
+            # EN: `key_padding_mask` marks padding in `mem` (usually the encoder input's padding
+            # EN: mask).
             attn_mask=attn_mask,
             key_padding_mask=key_padding_mask,
             is_causal=is_causal,
@@ -1399,14 +1748,16 @@ def _detect_is_causal_mask(
 
     === "中文"
 
-        `is_causal` 明确给出时直接采用；为 `None` 且有掩码时，生成同尺寸的因果掩码逐元素比较
-        （用广播而不是 `torch.equal`，以便处理带批维的掩码）。
+        `is_causal` 明确给出时直接采用；为 `None` 且有掩码时，生成同尺寸的因果掩码逐元素比较。
+        torch 用 `==` 而不是 `torch.equal`，本意是让带批维的掩码可以广播，但比较之前要求尺寸
+        完全相同，所以带批维（三维）的掩码永远不会被判定为因果掩码。
 
     === "English"
 
         An explicit `is_causal` wins; when it is `None` and a mask is given, a causal mask
-        of the same size is generated and compared elementwise (broadcasting rather than
-        `torch.equal`, so batched masks work).
+        of the same size is generated and compared elementwise. torch compares with `==`
+        rather than `torch.equal` so that batched masks could broadcast, but the sizes must
+        match exactly first, so a batched (3-D) mask is never detected as causal.
 
     Args:
         mask: The attention mask, or `None`. / 注意力掩码，或 `None`。
@@ -1416,16 +1767,30 @@ def _detect_is_causal_mask(
     Returns:
         Whether to treat the mask as causal. / 是否按因果掩码处理。
     """
-    # 中: 只有字面量 True 才算“是”，避免把真值相似的对象当成 True。
-    # EN: Only the literal True counts, so merely truthy values are not taken as True.
+    # 中: 只有字面量 True 才算“是”，`1` 之类的真值不算（torch 的注释说这是为了避免 TorchScript
+    # 中: 的类型细化）。明确的 False 或 True 不再检查掩码；torch 的文档警告，错误的 True 提示
+    # 中: 可能让内核改用因果掩码而不是给定的掩码。
+    # EN: Only the literal True counts; truthy values such as `1` do not (torch's comment says
+    # EN: this prevents TorchScript type refinement). An explicit False or True skips the mask
+    # EN: check; torch's docstring warns that a wrong True hint may make a kernel apply a causal
+    # EN: mask instead of the given one.
     make_causal = is_causal is True
 
+    # 中: 检测：`size` 已知时用它（调用方传入序列长度），否则用掩码的 `size(-2)`；生成的
+    # 中: 比较掩码与 `mask` 同设备、同 dtype。
+    # EN: Detection: use `size` when known (callers pass the sequence length), else the mask's
+    # EN: `size(-2)`; the reference mask gets `mask`'s device and dtype.
     if is_causal is None and mask is not None:
         sz = size if size is not None else mask.size(-2)
         causal_comparison = _generate_square_subsequent_mask(
             sz, device=mask.device, dtype=mask.dtype
         )
 
+        # 中: torch 的注释说用 `==` 而不用 `torch.equal` 是为了让带批维的掩码广播比较；但前面的
+        # 中: 尺寸判断要求完全相同，带批维的掩码在这里就得到 False。
+        # EN: torch's comment says `==` rather than `torch.equal` is there so that batched masks
+        # EN: compare by broadcasting; but the size test first demands equal sizes, so a batched
+        # EN: mask gets False here.
         if mask.size() == causal_comparison.size():
             make_causal = bool((mask == causal_comparison).all())
         else:

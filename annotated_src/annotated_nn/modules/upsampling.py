@@ -59,6 +59,9 @@ class Upsample(Module):
         tensor([[[1., 1., 2., 2.]]])
     """
 
+    # 中: `__constants__` 与下面的类型注解都是给 TorchScript 的：脚本化时这些属性成为常量。
+    # EN: `__constants__` and the annotations below are for TorchScript: scripting makes these
+    # EN: attributes constants.
     __constants__ = [
         "size",
         "scale_factor",
@@ -67,6 +70,8 @@ class Upsample(Module):
         "name",
         "recompute_scale_factor",
     ]
+    # 中: 尺寸与倍数都可能是 None（二者通常只给一个）。
+    # EN: Both size and factor may be None (usually only one of them is given).
     name: str
     size: _size_any_t | None
     scale_factor: _ratio_any_t | None
@@ -100,9 +105,16 @@ class Upsample(Module):
             align_corners: Align the corner pixels. / 是否对齐角点像素。
             recompute_scale_factor: Recompute the scale from the output size. / 是否按输出尺寸重新计算倍数。
         """
+        # 中: `name` 记下实际的类名（子类如 `UpsamplingNearest2d` 得到自己的名字）；`forward` 与 `repr`
+        # 中: 都不用它。`size` 原样保存，这里不检查 `size` 与 `scale_factor` 是否只给了一个。
+        # EN: `name` records the actual class name (a subclass such as `UpsamplingNearest2d` gets
+        # EN: its own); neither `forward` nor `repr` uses it. `size` is stored as given; whether
+        # EN: only one of `size` and `scale_factor` was given is not checked here.
         super().__init__()
         self.name = type(self).__name__
         self.size = size
+        # 中: tuple 形式的倍数逐项转成 float，因此 `repr` 显示 `(2.0, 2.0)`。
+        # EN: A tuple of factors is converted item by item to float, so `repr` shows `(2.0, 2.0)`.
         if isinstance(scale_factor, tuple):
             self.scale_factor = tuple(float(factor) for factor in scale_factor)
         else:
@@ -131,6 +143,11 @@ class Upsample(Module):
         Returns:
             The resized tensor. / 改变尺寸后的张量。
         """
+        # 中: 全部设置原样交给 `F.interpolate`，组合是否合法也由它检查：`size` 与 `scale_factor` 必须
+        # 中: 恰好给一个；`align_corners` 只能配线性类模式；`recompute_scale_factor=True` 不能与 `size` 同用。
+        # EN: All settings go to `F.interpolate` as they are, and it checks the combination:
+        # EN: exactly one of `size` and `scale_factor`; `align_corners` only with the linear-type
+        # EN: modes; `recompute_scale_factor=True` not together with `size`.
         return F.interpolate(
             input,
             self.size,
@@ -157,6 +174,16 @@ class Upsample(Module):
         Args:
             state: The pickled `__dict__`. / 被 pickle 的 `__dict__`。
         """
+        # 中: 在交给 `Module.__setstate__` 之前改 `state`，缺失的键补为 True（torch 的选择）：
+        # 中: `F.interpolate` 于是先由 `scale_factor` 算出输出尺寸，再按这个尺寸插值，而不直接用倍数；
+        # 中: 整数倍数下两种做法结果相同。陷阱（torch 同样如此，已实测）：按 `size` 构造的旧 pickle
+        # 中: 也被补成 True，前向传播时报 "recompute_scale_factor is not meaningful with an explicit size."
+        # EN: `state` is patched before `Module.__setstate__` sees it; the missing key becomes True
+        # EN: (torch's choice): `F.interpolate` then computes the output size from `scale_factor`
+        # EN: and interpolates to that size instead of using the factor directly; for integer
+        # EN: factors both give the same result. Pitfall (torch too; checked by running it): an old
+        # EN: pickle built with `size` also gets True, and its forward pass then fails with
+        # EN: "recompute_scale_factor is not meaningful with an explicit size."
         if "recompute_scale_factor" not in state:
             state["recompute_scale_factor"] = True
 
@@ -176,6 +203,9 @@ class Upsample(Module):
         Returns:
             The description string. / 描述字符串。
         """
+        # 中: `scale_factor` 优先：两者都给了时（前向传播会报错）`repr` 只显示 `scale_factor`。
+        # EN: `scale_factor` wins: when both were given (the forward pass will fail), the `repr`
+        # EN: shows only `scale_factor`.
         if self.scale_factor is not None:
             info = "scale_factor=" + repr(self.scale_factor)
         else:
@@ -185,7 +215,7 @@ class Upsample(Module):
 
 
 class UpsamplingNearest2d(Upsample):
-    r"""Nearest-neighbour upsampling of 2-D images. / 对二维图像做最近邻上采样。
+    r"""Nearest-neighbor upsampling of 2-D images. / 对二维图像做最近邻上采样。
 
     === "中文"
 

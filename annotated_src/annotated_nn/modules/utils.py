@@ -30,14 +30,15 @@ def _ntuple(n, name="parse"):
     === "中文"
 
         返回的函数收到可迭代对象时原样转成 tuple（不检查长度，`_pair((1, 2, 3))`
-        仍得到三个元素）；收到标量时重复 `n` 次。`name` 只用来给返回的函数起名，
-        便于调试与报错信息阅读。
+        仍得到三个元素）；收到标量时重复 `n` 次。`name` 只设定返回函数的 `__name__`；
+        `repr` 与回溯信息用的是 `__qualname__` 和代码对象的名字，仍显示 `parse`。
 
     === "English"
 
         The returned function turns an iterable into a tuple as is (its length is not checked:
         `_pair((1, 2, 3))` still gives three items) and repeats a scalar `n` times. `name` only
-        names the returned function, for debugging and readable tracebacks.
+        sets the returned function's `__name__`; `repr` and tracebacks use `__qualname__` and the
+        code object's name, and still show `parse`.
 
     Args:
         n: How many times a scalar is repeated. / 标量被重复的次数。
@@ -71,10 +72,20 @@ def _ntuple(n, name="parse"):
         Returns:
             A tuple. / 一个 tuple。
         """
+        # 中: 判断依据是"可迭代"，而不是"是 tuple/list"：list、`torch.Size` 也原样转换，长度不查。
+        # 中: 陷阱：0 维张量也算可迭代，`_pair(torch.tensor(3))` 会抛 `TypeError`（已实测）。
+        # EN: The test is "iterable", not "a tuple or list": lists and `torch.Size` convert as is,
+        # EN: length unchecked. Pitfall: a 0-d tensor counts as iterable too, and
+        # EN: `_pair(torch.tensor(3))` raises `TypeError` (checked by running it).
         if isinstance(x, collections.abc.Iterable):
             return tuple(x)
         return tuple(repeat(x, n))
 
+    # 中: 只改 `__name__`（于是 `_pair.__name__ == "_pair"`）；`__qualname__` 与代码对象的名字不变，
+    # 中: 所以 `repr` 仍显示 `_ntuple.<locals>.parse`，回溯信息里仍是 `parse`（已实测）。
+    # EN: Only `__name__` changes (so `_pair.__name__ == "_pair"`); `__qualname__` and the code
+    # EN: object's name stay, so `repr` still shows `_ntuple.<locals>.parse` and tracebacks still
+    # EN: say `parse` (checked by running it).
     parse.__name__ = name
     return parse
 
@@ -151,10 +162,19 @@ def _list_with_default(out_size: list[int], defaults: list[int]) -> list[int]:
     # EN: torch is imported lazily, as torch does: this file needs nothing of torch at import time.
     import torch
 
+    # 中: 单个整数（或符号整数 `SymInt`）里不会有 None，原样返回；算子的参数解析会把它扩展到每一维。
+    # EN: A single int (or symbolic `SymInt`) cannot hold a None; it is returned as is, and the
+    # EN: operator's argument parsing expands it to every dimension.
     if isinstance(out_size, (int, torch.SymInt)):
         return out_size
+    # 中: 输入至少要比 `out_size` 多一维（通道维），否则取不出对应的末尾几维；报错文本与 torch 相同。
+    # EN: The input needs at least one dimension more than `out_size` (the channels), else the
+    # EN: matching trailing sizes do not exist; torch's message.
     if len(defaults) <= len(out_size):
         raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    # 中: 与输入的最后 `len(out_size)` 维逐一配对：None 取输入大小，其余保持请求值。
+    # EN: Pair with the input's last `len(out_size)` sizes: None takes the input's size, anything
+    # EN: else keeps the requested value.
     return [
         v if v is not None else d
         for v, d in zip(out_size, defaults[-len(out_size) :], strict=False)
@@ -168,16 +188,17 @@ def consume_prefix_in_state_dict_if_present(state_dict: dict[str, Any], prefix: 
 
         典型用途：用 `DataParallel` 保存的状态字典（state_dict）键名都以 `"module."` 开头，
         直接加载到普通模型会对不上。本函数就地把以 `prefix` 开头的键改名；若状态字典带有
-        `_metadata`（`state_dict()` 会附上每个子模块的版本信息），其中的键也一并改名，
-        空键（根模块）保持不变。
+        `_metadata`（`state_dict()` 会附上每个子模块的版本信息），其中的键也一并改名；
+        空键（包装器自身的记录）不改名，但会被改名为空键的 `"module"` 记录覆盖。
 
     === "English"
 
         Typical use: a state_dict saved from a `DataParallel` model has keys starting with
         `"module."`, which do not match a plain model. This renames, in place, every key that
         starts with `prefix`; when the state_dict carries `_metadata` (the per-submodule version
-        records that `state_dict()` attaches), those keys are renamed too, except the empty key
-        of the root module.
+        records that `state_dict()` attaches), those keys are renamed too; the empty key (the
+        wrapper's own record) is not renamed, but the `"module"` record renamed to the empty key
+        overwrites it.
 
     Args:
         state_dict: The state dict to edit in place. / 要就地修改的状态字典。
@@ -192,22 +213,32 @@ def consume_prefix_in_state_dict_if_present(state_dict: dict[str, Any], prefix: 
         ['bias', 'weight']
     """
     # 中: 先复制键列表再遍历，因为循环里会增删字典的键；被改名的键移到字典末尾。
-    # EN: Iterate over a copy of the keys since the loop adds and removes keys; renamed keys move to the end.
+    # EN: Iterate over a copy of the keys since the loop adds and removes keys; renamed keys move
+    # EN: to the end.
     keys = list(state_dict.keys())
     for key in keys:
         if key.startswith(prefix):
             newkey = key[len(prefix) :]
             state_dict[newkey] = state_dict.pop(key)
 
+    # 中: `state_dict()` 返回的字典带有 `_metadata` 属性（普通 dict 没有），其中的键同样要去掉前缀。
+    # EN: A dict from `state_dict()` carries a `_metadata` attribute (a plain dict has none); its
+    # EN: keys lose the prefix too.
     if hasattr(state_dict, "_metadata"):
         keys = list(state_dict._metadata.keys())
         for key in keys:
-            # 中: `_metadata` 的键是子模块路径，不带末尾的点；空键是根模块，不动。
-            # EN: `_metadata` keys are submodule paths without the trailing dot; the empty key is the root, left alone.
+            # 中: `_metadata` 的键是子模块路径，不带末尾的点。空键是包装器（如 DDP）自己的记录，不改名，
+            # 中: 但下面把 "module" 改名为空键时，它会被被包装模块的记录覆盖（已对 torch 实测）。
+            # EN: `_metadata` keys are submodule paths without the trailing dot. The empty key is
+            # EN: the wrapper's own record (e.g. DDP's); it is not renamed, but renaming "module"
+            # EN: to the empty key below overwrites it with the wrapped module's record (checked
+            # EN: with torch).
             if len(key) == 0:
                 continue
-            # 中: 前缀去掉点后恰好等于某个键（如 "module"），说明那就是被包装的根模块本身。
-            # EN: A key equal to the prefix without dots (e.g. "module") is the wrapped root module itself.
+            # 中: 前缀去掉点后恰好等于某个键（如 "module"），那就是被包装的模块本身：
+            # 中: `key[len(prefix):]` 越过末尾，得到空键。
+            # EN: A key equal to the prefix without dots (e.g. "module") is the wrapped module
+            # EN: itself: `key[len(prefix):]` slices past its end and gives the empty key.
             if key == prefix.replace(".", "") or key.startswith(prefix):
                 newkey = key[len(prefix) :]
                 state_dict._metadata[newkey] = state_dict._metadata.pop(key)

@@ -21,8 +21,10 @@ r"""Data parallelism, as in `torch.nn.parallel`. / 数据并行，对应 `torch.
 """
 
 # DIFF(torch 2.13):
-# 中: DistributedDataParallel 是 torch 的原类（torch.nn.Module 的子类）；已弃用的 DistributedDataParallelCPU 不提供。
-# EN: DistributedDataParallel is torch's own class (a torch.nn.Module subclass); the deprecated DistributedDataParallelCPU is not provided.
+# 中: DistributedDataParallel 是 torch 的原类（torch.nn.Module 的子类）；已弃用的
+# 中: DistributedDataParallelCPU 不提供。
+# EN: DistributedDataParallel is torch's own class (a torch.nn.Module subclass); the deprecated
+# EN: DistributedDataParallelCPU is not provided.
 from torch.nn.parallel.distributed import DistributedDataParallel
 
 from annotated_nn.parallel.data_parallel import DataParallel, data_parallel

@@ -183,9 +183,15 @@ class RemovableHandle:
             self.hooks_dict_ref = weakref.ref(OrderedDict())
         else:
             self.hooks_dict_ref = weakref.ref(state[0])
+        # 中: 沿用旧 id，并把类级计数器推到它之后，
+        # 中: 本进程之后新建的句柄不会与它撞键。
+        # EN: Keep the old id and push the class-wide counter past it, so handles created later
+        # EN: in this process cannot clash with it.
         self.id = state[1]
         RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
 
+        # 中: 两元素的旧格式（或 extra 为 None）表示没有额外字典。
+        # EN: The old two-element form (or a None extra) means no extra dictionaries.
         if len(state) < 3 or state[2] is None:
             self.extra_dict_ref = ()
         else:
@@ -291,36 +297,46 @@ class BackwardHook:
 
     === "中文"
 
-        `Module._call_impl` 每次调用都新建一个 `BackwardHook`，流程分三步：
+        模块有完整反向钩子或反向预钩子时，`Module._call_impl` 每次调用都新建一个
+        `BackwardHook`。前向传播时搭好两个节点，反向传播时依次经过它们，共四步：
 
-        1. 前向之前 `setup_input_hook(args)`：把输入中的张量穿过
+        1. 前向之前 `setup_input_hook(args)`：把位置参数中的张量穿过
            [`BackwardHookFunction`][annotated_nn.modules._functions.BackwardHookFunction]，在它的
-           `grad_fn` 上挂钩子，用来接收对输入的梯度 `grad_input`。
-        2. 前向之后 `setup_output_hook(result)`：对输出做同样的事，用来接收 `grad_output`，
-           并在这里运行反向预钩子（可替换 `grad_output`）。
-        3. 反向传播先到输出节点（记下 `grad_outputs`），再到输入节点，此时两组梯度齐全，依次
-           调用用户钩子 `hook(module, grad_input, grad_output)`，返回值可替换 `grad_input`。
+           `grad_fn`（输入节点）上挂钩子，用来接收对输入的梯度 `grad_input`。
+        2. 前向之后 `setup_output_hook(result)`：对输出做同样的事（输出节点），用来接收
+           `grad_output`。
+        3. 反向传播先到输出节点：记下 `grad_outputs`，运行反向预钩子（可替换 `grad_output`），
+           再把它传进模块内部。
+        4. 随后到达输入节点，此时两组梯度齐全，依次调用用户钩子
+           `hook(module, grad_input, grad_output)`，返回值可替换 `grad_input`。
 
-        非张量的位置用 `None` 占位，所以钩子看到的 tuple 长度与实际参数个数一致。没有任何
-        输入需要梯度时，输入节点不存在，钩子改在输出节点触发，`grad_input` 全为 `None`。
+        非张量的位置用 `None` 占位，所以钩子看到的 tuple 长度与位置参数、输出的个数一致；
+        关键字参数根本不经过输入节点，它们的梯度不会出现在 `grad_input` 里。没有任何位置参数
+        需要梯度时，输入节点不存在，第 4 步改在第 3 步的输出节点上完成，`grad_input` 全为 `None`。
 
     === "English"
 
-        `Module._call_impl` builds a new `BackwardHook` per call, in three steps:
+        When a module has full backward hooks or backward pre-hooks, `Module._call_impl` builds a
+        new `BackwardHook` per call. Two nodes are set up during the forward pass and passed in
+        turn during the backward pass, in four steps:
 
-        1. Before forward, `setup_input_hook(args)` routes the tensor inputs through
+        1. Before forward, `setup_input_hook(args)` routes the tensors among the positional
+           arguments through
            [`BackwardHookFunction`][annotated_nn.modules._functions.BackwardHookFunction] and
-           hooks its `grad_fn`, where the input gradients `grad_input` will arrive.
-        2. After forward, `setup_output_hook(result)` does the same for the outputs, to catch
-           `grad_output`, and runs the backward pre-hooks there (they may replace
-           `grad_output`).
-        3. The backward pass reaches the output node first (storing `grad_outputs`), then the
-           input node; with both sets known, the user hooks run as
+           hooks its `grad_fn` (the input node), where the input gradients `grad_input` will
+           arrive.
+        2. After forward, `setup_output_hook(result)` does the same for the outputs (the output
+           node), to catch `grad_output`.
+        3. The backward pass reaches the output node first: it stores `grad_outputs`, runs the
+           backward pre-hooks (which may replace `grad_output`), and passes it on into the module.
+        4. Then it reaches the input node; with both sets known, the user hooks run as
            `hook(module, grad_input, grad_output)` and may replace `grad_input`.
 
-        Non-tensor positions are filled with `None`, so the tuples a hook sees are as long as
-        the real argument lists. When no input requires grad there is no input node; the hooks
-        then fire at the output node with `grad_input` all `None`.
+        Non-tensor positions are filled with `None`, so the tuples a hook sees are as long as the
+        positional arguments and the outputs; keyword arguments never pass the input node, and
+        their gradients never appear in `grad_input`. When no positional argument requires grad
+        there is no input node, and step 4 happens at step 3's output node instead, with
+        `grad_input` all `None`.
 
     Args:
         module: The module passed to the hooks. / 传给钩子的模块。
@@ -450,19 +466,43 @@ class BackwardHook:
             Raises:
                 RuntimeError: A hook returned the wrong number of gradients. / 钩子返回的梯度个数不对。
             """
+            # 中: 这是节点的后钩子：autograd 算完该节点的 backward 后，
+            # 中: 以（节点输入的梯度，节点输出的梯度）调用它。
+            # 中: 恒等节点两者数值相同，都是模块各个位置参数张量的梯度，每个张量一项；
+            # 中: 不需要梯度的位置参数张量在这里是全零张量而不是 None
+            # 中: （恒等的 backward 把零梯度也传过来）。
+            # EN: This is a node post-hook: autograd calls it after the node's backward with (the
+            # EN: gradients of the node's inputs, those of its outputs). On the identity node both
+            # EN: hold the same values, the gradients of the module's positional tensor arguments,
+            # EN: one per tensor; a positional tensor that does not require grad shows up as a
+            # EN: zero tensor here, not None (the identity backward passes zero gradients through).
             if self.grad_outputs is None:
                 # 中: 梯度没有经过模块输出就流到了输入（例如二阶求导），没有 grad_output 可给。
                 # EN: The gradient reached the inputs without passing through the outputs (e.g.
                 #     double backward): there is no grad_output to give.
                 return
+            # 中: 第 4 步：第 3 步已记下 grad_outputs，现在两组梯度齐全。
+            # 中: 先按参数原来的位置展开成长度为 n_inputs 的 tuple（非张量位置为 None），
+            # 中: 这就是用户看到的 grad_input。
+            # EN: Step 4: step 3 has stored grad_outputs, so both sets are known. First spread the
+            # EN: gradients over the original positions, a tuple of length n_inputs (None at
+            # EN: non-tensor positions): this is the grad_input users see.
             res = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
 
+            # 中: 用户钩子按注册顺序串联：返回 None 表示不改，否则返回值成为下一个钩子看到的
+            # 中: grad_input。
+            # EN: The user hooks are chained in registration order: None means no change, any other
+            # EN: return becomes the grad_input the next hook sees.
             for user_hook in self.user_hooks:
                 out = user_hook(self.module, res, self.grad_outputs)
 
                 if out is None:
                     continue
 
+                # 中: 替换值的长度必须等于位置参数个数（含非张量位置），
+                # 中: 报错文字与 torch 相同。
+                # EN: A replacement must be as long as the positional arguments (non-tensor
+                # EN: positions included); the error text is torch's.
                 if len(out) != len(res):
                     raise RuntimeError(
                         "Backward hook returned an invalid number of grad_input, "
@@ -471,10 +511,26 @@ class BackwardHook:
 
                 res = out
 
+            # 中: 这一对梯度只用一次：清空后，
+            # 中: 之后若有梯度不经输出节点就到达这里，会被上面的检查跳过，
+            # 中: 而不会与过期的 grad_outputs 配对。
+            # EN: The pair is used once: once cleared, a later gradient that arrives here without
+            # EN: passing the output node is skipped by the check above instead of being paired
+            # EN: with stale grad_outputs.
             self.grad_outputs = None
 
+            # 中: 后钩子的返回值替换节点输入的梯度，
+            # 中: 于是替换后的 grad_input（只取张量位置）
+            # 中: 继续流向模块的输入张量及更前面的层。
+            # EN: A post-hook's return replaces the gradients of the node's inputs, so the
+            # EN: replaced grad_input (tensor positions only) flows on to the module's input
+            # EN: tensors and the layers before them.
             return self._unpack_none(self.input_tensors_index, res)
 
+        # 中: 这是第 1 步挂上的钩子：
+        # 中: 反向传播经过输入节点时才会调用上面的 `hook`（第 4 步）。
+        # EN: The hooking of step 1: the `hook` above runs only when the backward pass passes the
+        # EN: input node (step 4).
         grad_fn.register_hook(hook)
 
     # DIFF(torch 2.13):
@@ -491,7 +547,7 @@ class BackwardHook:
         === "中文"
 
             只有当至少一个张量需要梯度、且梯度计算开启时才这样做；否则原样返回 `args`，
-            索引为 `None`（之后不会有反向传播经过这里）。新张量按就地置放回，保持 `args`
+            索引为 `None`（之后不会有反向传播经过这里）。新张量按就地放回，保持 `args`
             的容器类型（tuple 或 namedtuple 之类）。
 
         === "English"
@@ -511,6 +567,12 @@ class BackwardHook:
         Raises:
             RuntimeError: No tensor got the node (should not happen). / 没有张量接到节点上（不应发生）。
         """
+        # 中: 只看 `args` 的顶层元素：
+        # 中: 列表、dict 里嵌套的张量不会被包装，它们的梯度不出现在 grad_input 里，
+        # 中: 也不算作“有输入需要梯度”。
+        # EN: Only the top level of `args` is scanned: a tensor nested in a list or dict is not
+        # EN: wrapped, its gradient never appears in grad_input, and it does not count as "an
+        # EN: input requires grad".
         tensors_idx = []
         tensors = []
 
@@ -521,6 +583,12 @@ class BackwardHook:
                 tensors.append(arg)
                 requires_grad |= arg.requires_grad
 
+        # 中: 没有张量需要梯度、或处于 no_grad 之下时，
+        # 中: 反向传播不会经过这里，不必建节点。返回的索引 None 就是“没有节点”的信号：
+        # 中: 输出节点的钩子据此知道要自己调用用户钩子。
+        # EN: With no tensor requiring grad, or under no_grad, no backward pass will come this
+        # EN: way, so no node is built. The None indices are the "no node" signal: the output
+        # EN: node's hook reads it to know it must call the user hooks itself.
         if not (requires_grad and torch.is_grad_enabled()):
             return args, None
 
@@ -531,26 +599,48 @@ class BackwardHook:
         #     torch.nn.modules._functions; they behave alike and both nodes are named
         #     "BackwardHookFunctionBackward".
         new_tensors = BackwardHookFunction.apply(*tensors)
+        # 中: 走到这里时至少有一个张量需要梯度，所以这个检查实际上不会触发；保留它和 torch 的
+        # 中: 报错文字，作为防御。
+        # EN: Reaching here means some tensor requires grad, so this check cannot actually fire;
+        # EN: it is kept, with torch's error text, as a guard.
         if len(new_tensors) == 0:
             raise RuntimeError(
                 "Cannot set Module backward hook for a Module with no input Tensors."
             )
 
         # 中: 所有需要梯度的新张量共享同一个节点，取第一个即可。
-        # EN: Every new tensor that requires grad shares the one node; the first will do.
+        # 中: 不需要梯度的张量被标为不可微，grad_fn 为 None，
+        # 中: 所以被过滤掉；按名字再核对一次，确认是我们插入的节点。
+        # EN: Every new tensor that requires grad shares the one node; the first will do. Tensors
+        # EN: that do not require grad were marked non-differentiable and have no grad_fn, so they
+        # EN: are filtered out; the name check confirms the node is the one just inserted.
         grad_fns = [
             t.grad_fn
             for t in new_tensors
             if t.grad_fn is not None and t.grad_fn.name() == "BackwardHookFunctionBackward"
         ]
+        # 中: 梯度开启时，需要梯度的张量本应连到这个节点；找不到时 torch 把它当作自身的缺陷，
+        # 中: 请用户报告问题，这里的文字与 torch 相同。
+        # EN: Under grad mode a tensor requiring grad should get this node; torch treats finding
+        # EN: none as its own bug and asks for an issue report, and the text here is torch's.
         if len(grad_fns) == 0:
             raise RuntimeError(
                 "Error while setting up backward hooks. Please open "
                 "an issue with a code sample to reproduce this."
             )
 
+        # 中: 由调用方决定挂什么钩子：输入侧挂 `_set_user_hook`，
+        # 中: 输出侧挂记录 grad_outputs 的钩子。
+        # EN: The caller decides which hook goes on: `_set_user_hook` on the input side, the
+        # EN: hook that stores grad_outputs on the output side.
         fn(grad_fns[0])
 
+        # 中: 新张量（原张量的视图，共享存储）
+        # 中: 放回各自原来的位置；调用方必须用返回的新参数，
+        # 中: 否则计算不经过这个节点，钩子永远不会被调用。
+        # EN: The new tensors (views of the originals, sharing storage) go back to their
+        # EN: positions; the caller must use the returned args, or the computation bypasses the
+        # EN: node and the hooks never run.
         arg_list = list(args)
         for idx, val in zip(tensors_idx, new_tensors, strict=True):
             arg_list[idx] = val
@@ -598,7 +688,23 @@ class BackwardHook:
             """
             self._set_user_hook(grad_fn)
 
+        # 中: 第 1 步：输入节点。`_call_impl` 只把位置参数 `args` 交到这里，
+        # 中: kwargs 原样传给 `forward`，
+        # 中: 所以关键字参数里的张量不经过节点：它们的梯度照常累积到 `.grad`，
+        # 中: 但不出现在 grad_input 里，钩子也改不了它们。若只有关键字张量需要梯度，
+        # 中: 就不建输入节点，用户钩子改在输出节点触发（带警告），
+        # 中: grad_input 全为 None。torch.nn 的行为与此相同。
+        # EN: Step 1: the input node. `_call_impl` hands only the positional `args` here and
+        # EN: passes kwargs to `forward` untouched, so tensors given by keyword skip the node: their
+        # EN: gradients still accumulate in `.grad`, but never appear in grad_input and a hook
+        # EN: cannot change them. If only keyword tensors require grad, no input node is built and
+        # EN: the user hooks fire at the output node instead (with a warning), grad_input all None.
+        # EN: torch.nn behaves the same.
         res, input_idx = self._apply_on_tensors(fn, args)
+        # 中: n_inputs 计入非张量位置，是 grad_input tuple 的长度；
+        # 中: 索引为 None 表示没有输入节点。
+        # EN: n_inputs counts non-tensor positions too and is the length of the grad_input tuple;
+        # EN: None indices mean there is no input node.
         self.n_inputs = len(args)
         self.input_tensors_index = input_idx
         return res
@@ -668,10 +774,28 @@ class BackwardHook:
                         returned gradients where no input requires grad. / 预钩子返回的个数不对，
                         或在无输入需要梯度时钩子返回了梯度。
                 """
+                # 中: 第 3 步：反向传播到达输出节点。
+                # 中: 节点输出的梯度就是损失对模块各输出的梯度，
+                # 中: 按输出原来的位置展开成长度 n_outputs 的 tuple；
+                # 中: 非张量输出、以及梯度没有流到的输出都是 None。存到 self 上，
+                # 中: 等第 4 步在输入节点与 grad_input 配对。
+                # EN: Step 3: the backward pass reaches the output node. The gradients of the node's
+                # EN: outputs are those of the loss w.r.t. the module's outputs, spread over a tuple
+                # EN: of length n_outputs; non-tensor outputs and outputs the gradient did not reach
+                # EN: are None. Stored on self until step 4 pairs them with grad_input at the input
+                # EN: node.
                 self.grad_outputs = self._pack_with_none(
                     self.output_tensors_index, grad_output, self.n_outputs
                 )
 
+                # 中: 反向预钩子按注册顺序串联：返回 None 表示不改，
+                # 中: 否则替换 grad_outputs。
+                # 中: 替换后的值既是第 4 步用户钩子看到的 grad_output，
+                # 中: 也是下面返回给 autograd、流进模块内部的梯度。
+                # EN: The backward pre-hooks are chained in registration order: None means no
+                # EN: change, anything else replaces grad_outputs. The replacement is both the
+                # EN: grad_output the user hooks see in step 4 and the gradient returned to autograd
+                # EN: below, which flows into the module.
                 if self.user_pre_hooks:
                     expected_len = len(self.grad_outputs)
                     for user_pre_hook in self.user_pre_hooks:
@@ -679,6 +803,10 @@ class BackwardHook:
                         if hook_grad_outputs is None:
                             continue
 
+                        # 中: 替换值的长度必须等于输出个数，
+                        # 中: 报错文字与 torch 相同。
+                        # EN: A replacement must be as long as the outputs; the error text is
+                        # EN: torch's.
                         actual_len = len(hook_grad_outputs)
                         if actual_len != expected_len:
                             raise RuntimeError(
@@ -692,9 +820,12 @@ class BackwardHook:
                 #     autograd: keep a local copy.
                 local_grad_outputs = self.grad_outputs
 
-                # 中: 没有输入需要梯度时不会有输入节点，用户钩子只能在这里调用。
-                # EN: With no input requiring grad there is no input node, so the user hooks can
-                #     only be called here.
+                # 中: 没有输入需要梯度时不会有输入节点，
+                # 中: 第 4 步只能在这里完成，并先发出与 torch 相同的警告
+                # 中: （只有关键字参数需要梯度时也走这里）。
+                # EN: With no input requiring grad there is no input node, so step 4 can only be
+                # EN: done here, after the same warning as torch's (also the path when only
+                # EN: keyword arguments require grad).
                 if self.input_tensors_index is None:
                     warnings.warn(
                         "Full backward hook is firing when gradients are computed "
@@ -703,9 +834,17 @@ class BackwardHook:
                         "for more details.",
                         stacklevel=5,
                     )
+                    # 中: grad_input 是长度 n_inputs 的全 None tuple，
+                    # 中: 按注册顺序交给每个用户钩子。
+                    # EN: grad_input is an all-None tuple of length n_inputs, given to each user
+                    # EN: hook in registration order.
                     grad_inputs = self._pack_with_none([], [], self.n_inputs)
                     for user_hook in self.user_hooks:
                         res = user_hook(self.module, grad_inputs, self.grad_outputs)
+                        # 中: 没有输入梯度可替换，所以钩子只能返回 None 或全 None 的 tuple，
+                        # 中: 否则报错（文字与 torch 相同）。
+                        # EN: With no input gradient to replace, a hook may only return None or an
+                        # EN: all-None tuple, else it is an error (torch's text).
                         if res is not None and not (
                             isinstance(res, tuple) and all(el is None for el in res)
                         ):
@@ -713,8 +852,16 @@ class BackwardHook:
                                 "Backward hook for Modules where no input requires "
                                 "gradient should always return None or None for all gradients."
                             )
+                    # 中: 与输入节点上的第 4 步一样，用过即清空。
+                    # EN: Cleared after use, as step 4 at the input node does.
                     self.grad_outputs = None
 
+                # 中: 后钩子的返回值替换节点输入的梯度：
+                # 中: 只取张量位置，把（可能被预钩子替换的）梯度交回 autograd，
+                # 中: 继续流进模块内部。
+                # EN: A post-hook's return replaces the gradients of the node's inputs: the tensor
+                # EN: positions of the (possibly pre-hook-replaced) gradients go back to autograd
+                # EN: and flow on into the module.
                 if local_grad_outputs is not None:
                     if self.output_tensors_index is None:
                         raise AssertionError(
@@ -722,17 +869,35 @@ class BackwardHook:
                         )
                     return tuple(local_grad_outputs[i] for i in self.output_tensors_index)
 
+            # 中: 这是第 2 步挂上的钩子：
+            # 中: 反向传播经过输出节点时才会调用上面的 `hook`（第 3 步）。
+            # EN: The hooking of step 2: the `hook` above runs only when the backward pass passes
+            # EN: the output node (step 3).
             grad_fn.register_hook(hook)
 
+        # 中: 单个张量先装进一元 tuple，统一按序列处理；
+        # 中: 其他非 tuple 输出（如 dict）也被当作一个元素，而它不是张量，于是没有输出节点，
+        # 中: grad_outputs 永远不会被记下，
+        # 中: 输入节点上的用户钩子也就一次都不会调用：`_call_impl` 为此先发出警告。
+        # EN: A single tensor goes into a 1-tuple so everything is handled as a sequence; any
+        # EN: other non-tuple output (a dict, say) also becomes one element, which is no tensor, so
+        # EN: there is no output node, grad_outputs is never stored, and the user hooks at the
+        # EN: input node never run at all: `_call_impl` warns about this beforehand.
         is_tuple = True
         if not isinstance(args, tuple):
             args = (args,)
             is_tuple = False
 
+        # 中: 第 2 步：输出节点。`forward` 的输出穿过恒等节点，调用方拿到的是这些新张量，
+        # 中: 所以后续计算的梯度一定先经过它。
+        # EN: Step 2: the output node. The outputs of `forward` pass through the identity node and
+        # EN: the caller receives the new tensors, so every later gradient passes this node first.
         res, output_idx = self._apply_on_tensors(fn, args)
         self.n_outputs = len(args)
         self.output_tensors_index = output_idx
 
+        # 中: 拆回原来的形式：单个张量的输出仍以单个张量返回。
+        # EN: Unwrap again: a single-tensor output is returned as a single tensor.
         if not is_tuple:
             res = res[0]
         return res

@@ -99,8 +99,11 @@ def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = F
         KeyError: `name` is empty or dotted. / `name` 为空或含点号。
         AttributeError: Name absent and `allow_missing` is False. / 名字不存在且不允许缺失。
     """
-    # 中: 报错文字与 PyTorch 逐字相同（仍写作 torch.nn.Module），以便差分测试比较。
-    # EN: Messages match PyTorch word for word (still saying torch.nn.Module) for differential tests.
+    # 中: 先做全部检查、再改动模块，所以抛错时模块保持原样。报错文字与 PyTorch 逐字相同
+    # 中: （仍写作 torch.nn.Module），以便差分测试比较。
+    # EN: Every check runs before anything is changed, so the module is intact when one fails.
+    # EN: Messages match PyTorch word for word (still saying torch.nn.Module) for differential
+    # EN: tests.
     if not isinstance(module, _module_class()):
         raise TypeError(f"{module} is not an instance of torch.nn.Module")
     if tensor is not _MISSING and not isinstance(tensor, torch.Tensor) and tensor is not None:
@@ -110,6 +113,13 @@ def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = F
     if name == "":
         raise KeyError('tensor name can\'t be empty string ""')
 
+    # 中: 参数槽位：直接改 `_parameters`，于是调用期间 `named_parameters()` 给出的是换进去的
+    # 中: 普通张量。`_MISSING` 删除槽位：恢复时用到，对应"原本不存在、但换入的是 Parameter，
+    # 中: 于是经 `setattr` 登记成了参数"的情形。
+    # EN: A parameter slot: `_parameters` is edited directly, so during the call
+    # EN: `named_parameters()` yields the swapped-in plain tensor. `_MISSING` deletes the slot:
+    # EN: used on restore, for a name that did not exist but was swapped in as a Parameter and
+    # EN: so got registered as one by `setattr`.
     if name in module._parameters:
         previous = module._parameters[name]
         if tensor is _MISSING:
@@ -117,6 +127,9 @@ def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = F
         else:
             module._parameters[name] = tensor
         return previous
+    # 中: 缓冲区槽位同理，直接改 `_buffers`（持久与否的标记不受影响）。
+    # EN: A buffer slot likewise: `_buffers` is edited directly (the persistence mark is left
+    # EN: alone).
     if name in module._buffers:
         previous = module._buffers[name]
         if tensor is _MISSING:
@@ -126,7 +139,10 @@ def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = F
         return previous
 
     # 中: 既不是参数也不是缓冲区：当作普通属性。原本不存在时，只有 allow_missing 才允许新建。
+    # 中: 已有的属性必须是张量或 None：名字指向子模块、布尔值等时抛 TypeError，模块不被改动。
     # EN: Neither parameter nor buffer: a plain attribute. Creating a new one needs allow_missing.
+    # EN: An existing attribute must be a tensor or None: a name that refers to a submodule, a
+    # EN: bool and the like raises TypeError, leaving the module unchanged.
     if hasattr(module, name):
         previous = getattr(module, name)
     elif allow_missing:
@@ -135,6 +151,10 @@ def _swap_tensor(module: Any, name: str, tensor: Tensor, allow_missing: bool = F
         raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
     if previous is not _MISSING and not isinstance(previous, torch.Tensor) and previous is not None:
         raise TypeError(f"attribute `{name}`: {previous} is not an instance of torch.Tensor")
+    # 中: 写入走 `setattr`（Module 的 `__setattr__`：换入 Parameter 会被登记成参数）；
+    # 中: `_MISSING` 表示删掉这个名字，恢复"原本不存在"。
+    # EN: Writing goes through `setattr` (Module's `__setattr__`: a Parameter gets registered as
+    # EN: a parameter); `_MISSING` deletes the name, restoring "did not exist".
     if tensor is not _MISSING:
         setattr(module, name, tensor)
     elif hasattr(module, name):
@@ -200,16 +220,26 @@ class _SubmoduleCache:
             AttributeError: A path segment does not exist. / 路径中某段不存在。
             TypeError: The path leads to something that is not a module. / 路径指向的不是模块。
         """
+        # 中: 空路径是根模块本身；命中缓存就直接返回。
+        # EN: The empty path is the root itself; a cache hit returns at once.
         if not name:
             return self.module
         if name in self.memo:
             return self.memo[name]
+        # 中: 从右边拆出最后一段，父路径递归解析（也会被缓存），所以 "a.b.c" 顺带缓存了 "a"、"a.b"。
+        # 中: 取属性用 `getattr`，于是走模块的 `__getattr__`（子模块在 `_modules` 里）。
+        # EN: Split off the last segment from the right and resolve the parent path recursively
+        # EN: (also cached), so "a.b.c" caches "a" and "a.b" along the way. `getattr` goes
+        # EN: through the module's `__getattr__` (submodules live in `_modules`).
         prefix, dot, attr = name.rpartition(".")
         parent = self.get_submodule(prefix) if dot else self.module
         try:
             submodule = getattr(parent, attr)
         except AttributeError as ex:
             raise AttributeError(f"{parent._get_name()} has no attribute `{attr}`") from ex
+        # 中: 中间段必须是模块：例如 "a.weight.x" 会在 "a.weight" 处抛 TypeError（文字同 PyTorch）。
+        # EN: Intermediate segments must be modules: e.g. "a.weight.x" raises TypeError at
+        # EN: "a.weight" (text as in PyTorch).
         if not isinstance(submodule, _module_class()):
             raise TypeError(
                 f"submodule `{name}`: {submodule} is not an instance of torch.nn.Module"
@@ -266,6 +296,9 @@ class _SubmoduleCache:
         Raises:
             RuntimeError: Missing names while `allow_missing` is False. / 不允许缺失却有名字不存在。
         """
+        # 中: 逐个交换，总是先允许缺失，记下原值（原本不存在的记为 `_MISSING`，恢复时据此删除）。
+        # EN: Swap one by one, always allowing missing names first, and record each original
+        # EN: (`_MISSING` for an absent name, which restoring then deletes).
         originals: dict[str, Tensor] = {}
         missing_keys: list[str] = []
         try:
@@ -274,10 +307,16 @@ class _SubmoduleCache:
                 if previous is _MISSING:
                     missing_keys.append(name)
                 originals[name] = previous
+        # 中: 中途出错：把已经换过的按原顺序换回，再原样抛出，模块不会停在换了一半的状态。
+        # EN: A failure midway: swap back what was already swapped, in the same order, then
+        # EN: re-raise as is; the module is never left half-swapped.
         except Exception:
             for name, previous in originals.items():
                 self.swap_tensor(name, previous, allow_missing=True)
             raise
+        # 中: 不允许缺失时，等全部换完才检查：同样先全部换回，再报告所有缺失的名字。
+        # EN: When missing names are not allowed, the check comes after the whole swap: again
+        # EN: everything is swapped back first, then all missing names are reported together.
         if missing_keys and not allow_missing:
             for name, previous in originals.items():
                 self.swap_tensor(name, previous, allow_missing=True)
@@ -319,8 +358,11 @@ def _untie_named_tensors_map(
     Raises:
         ValueError: Different values given for tied names. / 给绑定的名字传了不同的值。
     """
-    # 中: 模块里每个名字 → 张量（含重复出现的），再反过来得到 张量 → 它的全部名字。
-    # EN: Every name in the module → tensor (duplicates kept), then inverted to tensor → all its names.
+    # 中: 模块里每个名字 → 张量（含重复出现的），再反过来得到 张量 → 它的全部名字。张量按对象
+    # 中: 身份做键。注意共享子模块（同一个子模块挂在两条路径下）也会在这里表现为绑定。
+    # EN: Every name in the module → tensor (duplicates kept), then inverted to tensor → all its
+    # EN: names, keyed by tensor identity. Note that a shared submodule (one submodule under two
+    # EN: paths) also shows up here as a tie.
     all_named_tensors: dict[str, Tensor] = {}
     all_named_tensors.update(module.named_parameters(remove_duplicate=False))
     all_named_tensors.update(module.named_buffers(remove_duplicate=False))
@@ -336,14 +378,18 @@ def _untie_named_tensors_map(
             for name in names:
                 tied_group_of[name] = names
 
+    # 中: 用户给出的名字里，属于某个绑定组的那些。
+    # EN: The user's names that belong to a tied group.
     given_tied_names = {name for name in parameters_and_buffers if name in tied_group_of}
     for given_name in given_tied_names:
         group = tied_group_of[given_name]
         # 中: 同一组里给了不止一个名字、且它们不是同一个张量对象，才算歧义（集合按对象身份去重）。
-        #     与 PyTorch 相同，第二个条件遍历整组名字：组里有名字没给值时会抛 KeyError。
+        # 中: 与 PyTorch 相同，第二个条件要读组里每个名字的值：三个及以上名字的组里给了两个、
+        # 中: 漏了别的，就抛 KeyError（即使给的两个是同一个对象）。
         # EN: Ambiguous only when more than one name of a group is given with different tensor
-        #     objects (the set dedups by identity). As in PyTorch, the second condition walks
-        #     the whole group, so a group name left out raises KeyError.
+        # EN: objects (the set dedups by identity). As in PyTorch, the second condition reads the
+        # EN: value of every name in the group: giving two names of a group of three or more and
+        # EN: leaving another out raises KeyError (even if the two are the same object).
         if (
             len(group & given_tied_names) > 1
             and len({parameters_and_buffers[name] for name in group}) != 1
@@ -353,6 +399,9 @@ def _untie_named_tensors_map(
                 f"which are tied. Consider using tie_weights=False"
             )
 
+    # 中: 在副本上补别名：组里每个名字都指向用户给的那个值，原字典不动。
+    # EN: Fill aliases on a copy: every name in the group gets the user's value; the input dict
+    # EN: is left alone.
     untied = parameters_and_buffers.copy()
     for given_name in given_tied_names:
         for alias in tied_group_of[given_name]:
@@ -374,9 +423,10 @@ def _reparametrize_module(
 
         `functional_call` 的核心。进入时按 `tie_weights` 补全别名，按 `strict` 检查键，
         然后把张量换进模块；`finally` 里无论是否异常都把原来的对象换回去。
-        换回时拿到的"调用期间模块里的值"会写回用户的字典：如果 `forward` 就地改了
-        某个缓冲区（例如 BatchNorm 的 `running_mean = ...` 重新赋值），用户能在自己的字典里看到新值。
-        `stack_weights=True` 时按后进先出的顺序恢复，供嵌套换入同一名字的调用者使用。
+        换回时拿到的"调用期间模块里的值"会写回用户的字典：如果 `forward` 给某个缓冲区
+        重新赋值（例如 `self.buf = self.buf + 1`），用户能在自己的字典里看到新值。
+        `stack_weights=True` 时按后进先出的顺序恢复；当几个键指向同一个槽位（例如同一个子模块
+        挂在两条路径下）时，只有这样才能恢复出最初的对象。
 
     === "English"
 
@@ -384,9 +434,10 @@ def _reparametrize_module(
         (`strict`), then swaps the tensors in; the `finally` block swaps the originals back
         whether or not an exception happened. Swapping back yields "the values the module held
         during the call", which are written back into the user's dict: if `forward` reassigned
-        a buffer, the user sees the new value in their dict. With `stack_weights=True` the
-        restore runs in last-in-first-out order, for callers that swap the same name in nested
-        fashion.
+        a buffer (say `self.buf = self.buf + 1`), the user sees the new value in their dict.
+        With `stack_weights=True` the restore runs in last-in-first-out order; when several keys
+        reach the same slot (e.g. one submodule under two paths), only that order restores the
+        very first object.
 
     Args:
         module: The module to reparametrize. / 要临时替换参数的模块。
@@ -401,25 +452,41 @@ def _reparametrize_module(
     Raises:
         RuntimeError: `strict` and keys are missing or unexpected. / `strict` 且有缺失或多余的键。
     """
+    # 中: `tie_weights` 时得到一个补全了别名的新字典；否则直接用用户的字典（不复制）。
+    # 中: 一个缓存对象服务于整次调用：换入与换回共用同一份"路径 → 子模块"缓存。
+    # EN: With `tie_weights`, a new dict with the aliases filled in; otherwise the user's dict
+    # EN: itself (no copy). One cache serves the whole call: swapping in and swapping back share
+    # EN: its "path → submodule" entries.
     if tie_weights:
         untied = _untie_named_tensors_map(module, parameters_and_buffers)
     else:
         untied = parameters_and_buffers
 
     accessor = _SubmoduleCache(module)
+    # 中: strict：在改动模块之前检查，报错时模块原样未动。合法名字取自
+    # 中: named_parameters/named_buffers(remove_duplicate=False)，绑定的别名都算；检查的是补全后的
+    # 中: 字典，所以 `tie_weights=True` 时绑定组只给一个名字也不算缺失。
+    # EN: strict: checked before the module is touched, so an error leaves it as it was. Valid
+    # EN: names come from named_parameters/named_buffers(remove_duplicate=False), aliases
+    # EN: included; the filled-in dict is checked, so with `tie_weights=True` one name per tied
+    # EN: group is enough.
     if strict:
-        # 中: 合法名字取自 named_parameters/named_buffers(remove_duplicate=False)，绑定的别名都算。
-        # EN: Valid names come from named_parameters/named_buffers(remove_duplicate=False), aliases included.
         valid_keys = {name for name, _ in module.named_parameters(remove_duplicate=False)}
         valid_keys |= {name for name, _ in module.named_buffers(remove_duplicate=False)}
         given_keys = set(untied)
         missing_keys = sorted(valid_keys - given_keys)
         unexpected_keys = sorted(given_keys - valid_keys)
+        # 中: 报错文字与 PyTorch 相同：先列多余的键、再列缺失的键，各自排序，用 repr 引号。
+        # EN: The error text matches PyTorch's: unexpected keys first, then missing ones, each
+        # EN: sorted and quoted with repr.
         error_msgs = []
         if unexpected_keys:
             error_msgs.append(f"Unexpected key(s): {', '.join(map(repr, unexpected_keys))}.")
         if missing_keys:
             error_msgs.append(f"Missing key(s): {', '.join(map(repr, missing_keys))}.")
+        # 中: 两类问题合在一条 RuntimeError 里，每类一行、以制表符缩进，模块名取 `_get_name()`。
+        # EN: Both kinds go into one RuntimeError, one tab-indented line each, naming the module
+        # EN: by `_get_name()`.
         if error_msgs:
             raise RuntimeError(
                 "Error(s) in reparametrizing for {}:\n\t{}".format(
@@ -427,16 +494,34 @@ def _reparametrize_module(
                 )
             )
 
+    # 中: 换入时允许缺失：非 strict 时未知的名字不报错，而是在调用期间作为新属性存在、之后删除。
+    # 中: 换入本身失败时，`swap_tensors_dict` 已自行回滚，`originals` 仍为空，finally 什么也不换。
+    # EN: Swapping in allows missing names: without strict, an unknown name is no error; it
+    # EN: exists as a new attribute during the call and is deleted afterwards. If the swap-in
+    # EN: itself fails, `swap_tensors_dict` has rolled back, `originals` is still empty, and the
+    # EN: finally block swaps nothing.
     originals: dict[str, Tensor] = {}
     try:
         originals, _ = accessor.swap_tensors_dict(untied, allow_missing=True)
         yield
+    # 中: 无论 `forward` 是否抛出都恢复。默认按换入顺序恢复：若两个键指向同一槽位（共享子模块，
+    # 中: `tie_weights=True` 正会这样补全），第二个键记下的"原值"其实是第一个换入的张量，按此顺序
+    # 中: 恢复后模块里留下的是它而不是原参数——PyTorch 同样如此（issue #164759）。
+    # 中: `stack_weights=True` 改为后进先出，才恢复出最初的对象。
+    # EN: Restore whether or not `forward` raised. By default in swap-in order: if two keys reach
+    # EN: one slot (a shared submodule, which `tie_weights=True` fills in exactly so), the second
+    # EN: key's "original" is really the first swapped-in tensor, and restoring in this order
+    # EN: leaves that tensor in the module instead of the parameter; PyTorch does the same
+    # EN: (issue #164759). `stack_weights=True` restores last-in-first-out, which gets the
+    # EN: very first object back.
     finally:
         if stack_weights:
             originals = dict(reversed(originals.items()))
-        # 中: 换回原值；交换的返回值正是调用期间模块持有的张量，写回用户字典中已有的键。
+        # 中: 换回原值；交换的返回值正是调用期间模块持有的张量，只写回用户字典中已有的键
+        # 中: （补全的别名不写回）。就地修改本来就可见；这一步让 `forward` 里的重新赋值也传回用户。
         # EN: Swap the originals back; what comes out is what the module held during the call,
-        #     written back to the keys the user's dict already has.
+        # EN: written back only to keys the user's dict already has (filled-in aliases are not).
+        # EN: In-place changes are visible anyway; this carries reassignments in `forward` back too.
         during_call, _ = accessor.swap_tensors_dict(originals, allow_missing=True)
         parameters_and_buffers.update(
             {k: during_call[k] for k in parameters_and_buffers if k in during_call}
@@ -541,10 +626,18 @@ def functional_call(
         False
     """
     # DIFF(torch 2.13):
-    # 中: 除单个字典外还接受字典序列（按 torch.func.functional_call 的规则）；其它类型抛 ValueError，而 torch 在这里抛 AttributeError。
-    # EN: Besides a single dict, sequences of dicts are accepted (by torch.func.functional_call's rules); other types raise ValueError where torch raises AttributeError.
+    # 中: 除单个字典外还接受字典序列（按 torch.func.functional_call 的规则）；其它类型抛
+    # 中: ValueError，而 torch 在这里抛 AttributeError。
+    # EN: Besides a single dict, sequences of dicts are accepted (by torch.func.functional_call's
+    # EN: rules); other types raise ValueError where torch raises AttributeError.
+    # 中: 单个字典原样传下去（不复制），所以 `forward` 里的重新赋值能写回这个字典。
+    # EN: A single dict is passed on as is (no copy), so reassignments in `forward` are written
+    # EN: back into it.
     if isinstance(parameters_and_buffers, dict):
         merged = parameters_and_buffers
+    # 中: 字典序列：每个元素都必须是 dict（报错文字与 torch.func 相同，连参数名也照搬）。
+    # EN: A sequence of dicts: every element must be a dict (error texts as in torch.func, down
+    # EN: to its parameter name).
     elif isinstance(parameters_and_buffers, Sequence):
         if not all(isinstance(d, dict) for d in parameters_and_buffers):
             raise ValueError(
@@ -556,11 +649,19 @@ def functional_call(
         for d in parameters_and_buffers:
             for k in d:
                 key_counts[k] = key_counts.get(k, 0) + 1
+        # 中: 出现在多个字典里的键一次全部报出（按首次出现的顺序），文字与 torch.func 相同。
+        # EN: Keys found in several dicts are reported all at once (in first-seen order), with
+        # EN: torch.func's text.
         repeated_keys = [k for k, n in key_counts.items() if n > 1]
         if repeated_keys:
             raise ValueError(
                 f"{repeated_keys} appeared in multiple dictionaries; behavior of functional call is ambiguous"
             )
+        # 中: 合并成一个新字典。代价：写回只到达这个新字典，用户的各个字典看不到 `forward`
+        # 中: 里的重新赋值（torch.func.functional_call 同样如此）。
+        # EN: Merge into a new dict. The price: the write-back only reaches this new dict, and the
+        # EN: user's dicts do not see reassignments made in `forward` (as with
+        # EN: torch.func.functional_call).
         merged = {k: v for d in parameters_and_buffers for k, v in d.items()}
     else:
         raise ValueError(
@@ -583,16 +684,15 @@ def _functional_call(
 
     === "中文"
 
-        拒绝 JIT 模块（它们的属性不能这样交换）和 `DataParallel`（它每次前向传播（forward pass）
-        都会复制模块，换进去的张量到不了副本上）。然后把 `args` 规整成 tuple，
-        在 `_reparametrize_module` 的保护下调用模块。
+        与 PyTorch 一样拒绝 JIT（追踪或脚本化中、或脚本对象）和 `DataParallel`，报错文字相同
+        （PyTorch 的源码没有说明理由）。然后把 `args` 规整成 tuple，在 `_reparametrize_module`
+        的保护下调用模块。
 
     === "English"
 
-        Rejects jitted modules (their attributes cannot be swapped like this) and `DataParallel`
-        (it replicates the module on every forward pass, so swapped tensors would not reach the
-        replicas). Then normalizes `args` to a tuple and calls the module under
-        `_reparametrize_module`.
+        Like PyTorch it refuses JIT (while tracing or scripting, or script objects) and
+        `DataParallel`, with the same error texts (PyTorch's source states no reason). Then it
+        normalizes `args` to a tuple and calls the module under `_reparametrize_module`.
 
     Args:
         module: The module to call. / 要调用的模块。
@@ -608,25 +708,47 @@ def _functional_call(
     Raises:
         RuntimeError: Jitted or DataParallel module. / 模块是 JIT 或 DataParallel。
     """
+    # 中: 在函数内导入：`annotated_nn.parallel` 依赖模块系统，在文件顶部导入会形成循环导入
+    # 中: （同 `_module_class`）。
+    # EN: Imported inside the function: `annotated_nn.parallel` depends on the module system, and
+    # EN: importing it at the top would be circular (as with `_module_class`).
     from annotated_nn.parallel import DataParallel
 
+    # 中: JIT 检查与报错文字照搬 PyTorch：正在追踪或脚本化时拒绝。
+    # EN: The JIT checks and error text are PyTorch's: refuse while tracing or scripting.
     if (
         torch.jit.is_tracing()
         or torch.jit.is_scripting()
+        # 中: 或对象本身是脚本类型。annotated_nn 的模块不会是这几种（ScriptModule 是
+        # 中: torch.nn.Module 的子类），所以对本项目的模块只有上面两个开关可能触发。
+        # EN: Or the object itself is a script type. An annotated_nn module never is
+        # EN: (ScriptModule is a torch.nn.Module subclass), so for this project's modules only
+        # EN: the two switches above can fire.
         or isinstance(
             module,
             (torch.jit.RecursiveScriptModule, torch.jit.ScriptModule, torch.jit.ScriptFunction),
         )
     ):
         raise RuntimeError("The stateless API can't be used with Jitted modules")
+    # 中: 检查的是本项目的 DataParallel（torch 检查 torch.nn.DataParallel），报错文字相同。
+    # EN: This checks our DataParallel (torch checks torch.nn.DataParallel); same error text.
     if isinstance(module, DataParallel):
         raise RuntimeError("The stateless API can't be used with nn.DataParallel module")
+    # 中: 规整参数：`args` 为 None 表示没有位置参数，非 tuple 是唯一的位置参数（要把一个 tuple
+    # 中: 当作单个参数传，得写成 `(t,)`）。
+    # EN: Normalize arguments: `args` None means no positional argument, a non-tuple is the only
+    # EN: one (to pass one tuple as a single argument, write `(t,)`).
     if kwargs is None:
         kwargs = {}
     if args is None:
         args = ()
     elif not isinstance(args, tuple):
         args = (args,)
+    # 中: 在替换状态下调用模块（钩子照常运行，看到的也是换入的张量）；退出 with 时恢复，
+    # 中: `forward` 抛出时也一样。`stack_weights` 保持默认的 False。
+    # EN: Call the module while reparametrized (hooks run as usual and see the swapped-in
+    # EN: tensors too); leaving the with block restores, also when `forward` raises.
+    # EN: `stack_weights` stays at its default, False.
     with _reparametrize_module(
         module, parameters_and_buffers, tie_weights=tie_weights, strict=strict
     ):
