@@ -492,10 +492,11 @@ def test_glossary_is_complete_and_consistent():
     """Fields, size, and no forbidden word inside a correct one. / 字段齐全、数量足够、禁用词不与正确译名冲突。"""
     terms = load_raw_glossary()
     assert len(terms) >= 30
-    fields = {"en", "zh", "definition_en", "definition_zh", "forbidden_zh"}
+    fields = {"en", "zh", "definition_en", "definition_zh", "where", "forbidden_zh"}
     for term in terms:
         assert set(term) == fields, term
         assert all(str(term[k]).strip() for k in fields - {"forbidden_zh"}), term
+        assert (ROOT / "docs" / term["where"].partition("#")[0]).is_file(), term["where"]
     required = {"Module", "parameter", "buffer", "hook", "submodule", "state_dict", "forward pass"}
     assert required <= {t["en"] for t in terms}
     english = [t["en"] for t in terms]
@@ -518,11 +519,12 @@ def test_glossary_page_is_rendered():
     spec.loader.exec_module(hook)
     page = (ROOT / hook.PAGE).read_text(encoding="utf-8")
     assert hook.MARKER in page
-    html = hook.render_glossary(ROOT / "docs" / "glossary.yml")
-    assert '=== "中文"' in html and '=== "English"' in html
-    assert html.index('=== "中文"') < html.index('=== "English"')
+    titles = {"chapters/01-parameter-and-buffer.md": "参数与缓冲区 / Parameters and buffers"}
+    html = hook.render_glossary(ROOT / "docs" / "glossary.yml", titles)
     for term in load_raw_glossary():
         assert term["zh"] in html and term["en"] in html
+        assert term["definition_en"].split()[0] in html
+    assert '<span class="book-en">Parameters and buffers</span>](../01-parameter-and-buffer.md#parameter)' in html
 
 
 def test_shared_bilingual_checker_passes():
@@ -577,3 +579,105 @@ def test_eight_lines_are_allowed_and_a_note_resets_the_run():
     )
     report = annotations.check_source(split, "annotated_src/annotated_nn/init.py", "m", GLOSSARY)
     assert report.records[1].longest_run == 6 and report.records[1].problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Glossary variants, spelling and the two-language consistency check
+# ---------------------------------------------------------------------------------------------
+
+REAL_GLOSSARY = annotations.load_glossary(ROOT / "docs" / "glossary.yml")
+REAL_SPELLING = annotations.load_spelling(ROOT / "docs" / "glossary.yml")
+
+
+def _note(zh: str, en: str) -> str:
+    """A module whose one function carries a note pair with the given texts."""
+    return (
+        'def f():\n    r"""Run. / 运行。\n\n    === "中文"\n\n        这是一个用来测试的函数。\n\n'
+        '    === "English"\n\n        A function for the tests.\n    """\n'
+        f"    # 中: {zh}\n    # EN: {en}\n    return 1\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "前向传播前钩子",
+        "前置钩子",
+        "前钩子",
+        "加载前钩子",
+        "后置钩子",
+        "full 反向钩子",
+        "完全反向钩子",
+        "就地置",
+        "原地",
+        "原位",
+        "正向预钩子",
+    ],
+)
+def test_every_known_variant_fails(variant):
+    """Each variant named in the faithfulness issue (and the glossary) is reported with its line."""
+    source = _note(f"这里用到{variant}的写法。", "This note uses the variant.")
+    report = annotations.check_source(
+        source, "annotated_src/x.py", "x", REAL_GLOSSARY, REAL_SPELLING
+    )
+    problems = [p for r in report.records for p in r.problems if p.kind == "glossary"]
+    assert problems and problems[0].line == 12, (variant, problems)
+
+
+def test_unlisted_pre_hook_variant_fails():
+    """A pre-/post-hook wording no list names (前 or 置 before 钩子) is still caught."""
+    source = _note("调用之前的钩子叫做保存前钩子。", "The hook before the call is a save pre-hook.")
+    report = annotations.check_source(source, "annotated_src/x.py", "x", REAL_GLOSSARY)
+    assert [p.kind for r in report.records for p in r.problems] == ["glossary"]
+
+
+def test_correct_hook_terms_pass():
+    source = _note(
+        "前向预钩子、反向预钩子、完整反向钩子、加载预钩子和后钩子都是正确写法。",
+        "Forward pre-hooks, backward pre-hooks, full backward hooks, load pre-hooks, post-hooks.",
+    )
+    report = annotations.check_source(
+        source, "annotated_src/x.py", "x", REAL_GLOSSARY, REAL_SPELLING
+    )
+    assert [p for r in report.records for p in r.problems] == []
+
+
+@pytest.mark.parametrize(
+    "word", ["behaviour", "initialise", "initialised", "customise", "neighbouring", "colour"]
+)
+def test_british_spelling_fails(word):
+    source = _note("拼写测试。", f"The {word} of this function.")
+    report = annotations.check_source(source, "annotated_src/x.py", "x", [], REAL_SPELLING)
+    problems = [p for r in report.records for p in r.problems if p.kind == "spelling"]
+    assert problems and problems[0].line == 13, (word, problems)
+    quoted = _note("拼写测试。", f"torch's old docs said “{word}”.")
+    report = annotations.check_source(quoted, "annotated_src/x.py", "x", [], REAL_SPELLING)
+    assert not [p for r in report.records for p in r.problems if p.kind == "spelling"]
+
+
+def test_docs_pages_are_checked_too(tmp_path):
+    page = tmp_path / "docs" / "chapters" / "x.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# 标题 / Title\n\n前置钩子的行为 / the behaviour\n\n```python\n# 前置钩子\n```\n")
+    report = annotations.check_page(page, tmp_path, REAL_GLOSSARY, REAL_SPELLING)
+    assert sorted((p.kind, p.line) for p in report.records[0].problems) == [
+        ("glossary", 3),
+        ("spelling", 3),
+    ]
+
+
+def test_languages_citing_different_code_or_numbers_fail_in_a_core_file():
+    core = "annotated_src/annotated_nn/modules/module.py"
+    differs = _note("至少要二维的 `input`。", "The `input` needs at least 2 dimensions.")
+    report = annotations.check_source(differs, core, "m")
+    problems = [p for r in report.records for p in r.problems if p.kind == "lang-mismatch"]
+    assert problems and "numbers only in English: 2" in problems[0].message
+    code = _note("需要 `weight`。", "Needs `weight` and `bias`.")
+    report = annotations.check_source(code, core, "m")
+    problems = [p for r in report.records for p in r.problems if p.kind == "lang-mismatch"]
+    assert problems and "code only in English: bias" in problems[0].message
+    same = _note("至少要 2 维的 `input`。", "The `input` needs at least 2 dimensions.")
+    report = annotations.check_source(same, core, "m")
+    assert [p for r in report.records for p in r.problems] == []
+    elsewhere = annotations.check_source(differs, "annotated_src/annotated_nn/modules/conv.py", "m")
+    assert [p for r in elsewhere.records for p in r.problems] == []

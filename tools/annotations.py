@@ -1277,9 +1277,9 @@ def _glossary_problems(lines: list[tuple[int, str]], glossary: list[Term]) -> li
         correct = [
             (m.start(), m.end()) for t in glossary for m in re.finditer(re.escape(t.zh), bare)
         ]
-        # 中: 几个禁用词可能落在同一处（“前向传播前钩子”里也有“前钩子”）：只报最长、最具体的那个。
-        # EN: Several forbidden words may cover one place (前向传播前钩子 holds 前钩子 too): only the
-        # EN: longest, most specific one is reported.
+        # 中: 几个禁用词可能落在同一处（一个长的禁用词里含着一个短的）：只报最长、最具体的那个。
+        # EN: Several forbidden words may cover one place (a long one holding a short one): only
+        # EN: the longest, most specific one is reported.
         found = [
             (m.span(), word, term)
             for term in glossary
@@ -1293,11 +1293,10 @@ def _glossary_problems(lines: list[tuple[int, str]], glossary: list[Term]) -> li
                 continue
             flagged.append((start, end))
             problems.append(Problem("glossary", number, f"“{word}” → “{term.zh}” ({term.en})"))
-        # 中: 术语表没有列出的变体：“前”或“置”紧接“钩子”（前钩子、前置钩子、加载前钩子、后置钩子……），
-        # 中: 一律应写成“预钩子”或“后钩子”。这条规则不依赖列表，所以新的写法也查得出。
-        # EN: Variants the glossary does not list: 前 or 置 right before 钩子 (前钩子, 前置钩子,
-        # EN: 加载前钩子, 后置钩子 ...) always means 预钩子 (pre-hook) or 后钩子 (post-hook). The rule
-        # EN: needs no list, so it catches a new wording too.
+        # 中: 术语表没有列出的变体：`前` 或 `置` 紧接着 `钩子` 的写法一律报错，应写成 `预钩子` 或 `后钩子`。
+        # 中: 这条规则不依赖列表，所以新的写法也查得出。
+        # EN: Variants the glossary does not list: `前` or `置` right before `钩子` always means `预钩子`
+        # EN: (pre-hook) or `后钩子` (post-hook). The rule needs no list, so it catches a new wording too.
         if any(t.zh == "预钩子" for t in glossary):
             for m in re.finditer(r"[前置]钩子", bare):
                 if not any(a < m.end() and b > m.start() for a, b in flagged):
@@ -1520,6 +1519,22 @@ def language_mismatches(node: ast.AST) -> list[Problem]:
     problems = []
 
     def compare(index: int, zh: str, en: str, where: str) -> None:
+        r"""Record a problem when two texts cite different things. / 两段文字引用的内容不同时记录问题。
+
+        === "中文"
+
+            问题的行号取该部分在文档字符串中的起始行。
+
+        === "English"
+
+            The problem's line is where that part of the docstring starts.
+
+        Args:
+            index: Line index in the docstring. / 在文档字符串中的行索引。
+            zh: The Chinese text. / 中文文字。
+            en: The English text. / 英文文字。
+            where: Which part, for the message. / 哪一部分，用于说明。
+        """
         found = mismatch(zh, en)
         if found:
             problems.append(Problem("lang-mismatch", doc.lineno(index), f"{where}: {found}"))

@@ -270,7 +270,7 @@ def _no_grad_trunc_normal_(
 
         if p > 0.3:
             # 中: 先把边界转换成张量的 dtype（torch 注释给出的理由：让拒绝掩码与张量能
-            # 中: 表示的值一致）。第一轮直接写进 `tensor`，此时 `result is tensor`。
+            # 中: 表示的值一致）。第 1 轮直接写进 `tensor`，此时 `result is tensor`。
             # EN: Cast the bounds to the tensor's dtype first (torch's comment: so the rejection
             # EN: mask agrees with the values the tensor can represent). Round 1 writes straight
             # EN: into `tensor`, so `result is tensor` at first.
@@ -664,7 +664,7 @@ def constant_(tensor: Tensor, val: float) -> Tensor:
 
 
 def ones_(tensor: Tensor) -> Tensor:
-    r"""Fill with ones. / 全部填为 1。
+    r"""Fill with the value 1. / 全部填为 1。
 
     === "中文"
 
@@ -684,7 +684,7 @@ def ones_(tensor: Tensor) -> Tensor:
 
 
 def zeros_(tensor: Tensor) -> Tensor:
-    r"""Fill with zeros. / 全部填为 0。
+    r"""Fill with the value 0. / 全部填为 0。
 
     === "中文"
 
@@ -704,7 +704,7 @@ def zeros_(tensor: Tensor) -> Tensor:
 
 
 def eye_(tensor: Tensor) -> Tensor:
-    r"""Fill a 2-D tensor with the identity matrix. / 把二维张量填为单位矩阵。
+    r"""Fill a 2-D tensor with the identity matrix. / 把 2 维张量填为单位矩阵。
 
     === "中文"
 
@@ -716,13 +716,13 @@ def eye_(tensor: Tensor) -> Tensor:
         through as many inputs as it can.
 
     Args:
-        tensor: A 2-D tensor. / 二维张量。
+        tensor: A 2-D tensor. / 2 维张量。
 
     Returns:
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: `tensor` is not 2-D. / `tensor` 不是二维的。
+        ValueError: `tensor` is not 2-D. / `tensor` 不是 2 维的。
     """
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
@@ -797,11 +797,11 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         for g in range(groups):
             for d in range(min_dim):
                 if dimensions == 3:
-                    # 中: 一维（时间）卷积。
+                    # 中: 1 维（时间）卷积。
                     # EN: Temporal (1-D) convolution.
                     tensor[g * out_chans_per_grp + d, d, tensor.size(2) // 2] = 1
                 elif dimensions == 4:
-                    # 中: 二维（空间）卷积。
+                    # 中: 2 维（空间）卷积。
                     # EN: Spatial (2-D) convolution.
                     tensor[
                         g * out_chans_per_grp + d,
@@ -810,7 +810,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
                         tensor.size(3) // 2,
                     ] = 1
                 else:
-                    # 中: 三维（体积）卷积。
+                    # 中: 3 维（体积）卷积。
                     # EN: Volumetric (3-D) convolution.
                     tensor[
                         g * out_chans_per_grp + d,
@@ -827,25 +827,27 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
     === "中文"
 
-        `fan_in = in × 感受野大小`，`fan_out = out × 感受野大小`，感受野大小是第 2 维起各维
-        的乘积（二维权重为 1）。注意约定：`Linear` 的权重是 `(out_features, in_features)`，
-        因此第 1 维是输入。张量少于二维时无法计算。
+        `fan_in = in × receptive_field_size`，`fan_out = out × receptive_field_size`，
+        其中感受野大小 `receptive_field_size` 是第 2 维起各维的乘积（2 维权重为 1）。
+        注意约定：`Linear` 的权重是 `(out_features, in_features)`，因此第 1 维是输入。
+        张量少于 2 维时无法计算。
 
     === "English"
 
-        `fan_in = in × receptive field size` and `fan_out = out × receptive field size`, the
-        receptive field size being the product of the dims from dim 2 on (1 for a 2-D weight).
-        Mind the convention: `Linear` stores `(out_features, in_features)`, so dim 1 is the
-        input. Tensors with fewer than 2 dims have no fans.
+        `fan_in = in × receptive_field_size` and `fan_out = out × receptive_field_size`, where
+        the receptive field size `receptive_field_size` is the product of the dims from dim 2
+        on (1 for a 2-D weight). Mind the convention: `Linear` stores
+        `(out_features, in_features)`, so dim 1 is the input. Tensors with fewer than 2 dims
+        have no fans.
 
     Args:
-        tensor: A tensor with at least 2 dims. / 至少二维的张量。
+        tensor: A tensor with at least 2 dims. / 至少 2 维的张量。
 
     Returns:
         `(fan_in, fan_out)`. / `(扇入, 扇出)`。
 
     Raises:
-        ValueError: Fewer than 2 dims. / 少于二维。
+        ValueError: Fewer than 2 dims. / 少于 2 维。
 
     Examples:
         >>> import torch, annotated_nn as nn
@@ -891,7 +893,7 @@ def xavier_uniform_(
     gain: float = 1.0,
     generator: torch.Generator | None = None,
 ) -> Tensor:
-    r"""Xavier (Glorot) uniform init: U(−a, a), a = gain·√(6 / (fan_in + fan_out)). / Xavier（Glorot）均匀初始化。
+    r"""Xavier (Glorot) uniform init: U(−a, a), a = gain·√(6/(fan_in + fan_out)). / Xavier（Glorot）均匀初始化：U(−a, a)，a = gain·√(6/(fan_in + fan_out))。
 
     === "中文"
 
@@ -917,7 +919,7 @@ def xavier_uniform_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: Fewer than 2 dims. / 少于二维。
+        ValueError: Fewer than 2 dims. / 少于 2 维。
     """
     # 中: 前向要求 Var(w) = 1/fan_in，反向要求 1/fan_out；Glorot 取两者的调和平均
     # 中: 2/(fan_in + fan_out) 作折中，再乘上增益。
@@ -939,7 +941,7 @@ def xavier_normal_(
     gain: float = 1.0,
     generator: torch.Generator | None = None,
 ) -> Tensor:
-    r"""Xavier (Glorot) normal init: N(0, std²), std = gain·√(2 / (fan_in + fan_out)). / Xavier（Glorot）正态初始化。
+    r"""Xavier (Glorot) normal init: N(0, std²), std = gain·√(2/(fan_in + fan_out)). / Xavier（Glorot）正态初始化：N(0, std²)，std = gain·√(2/(fan_in + fan_out))。
 
     === "中文"
 
@@ -963,7 +965,7 @@ def xavier_normal_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: Fewer than 2 dims. / 少于二维。
+        ValueError: Fewer than 2 dims. / 少于 2 维。
     """
     # 中: 与 `xavier_uniform_` 的标准差相同；正态分布直接以标准差为参数，不需要 √3。
     # EN: The same std as `xavier_uniform_`; a normal takes the std directly, no √3 needed.
@@ -986,14 +988,14 @@ def _calculate_correct_fan(tensor: Tensor, mode: _FanMode) -> int:
         are wrong the `mode` error is the one raised.
 
     Args:
-        tensor: A tensor with at least 2 dims. / 至少二维的张量。
+        tensor: A tensor with at least 2 dims. / 至少 2 维的张量。
         mode: `'fan_in'` or `'fan_out'`. / `'fan_in'` 或 `'fan_out'`。
 
     Returns:
         The chosen fan. / 选出的扇入或扇出。
 
     Raises:
-        ValueError: Unknown mode, or fewer than 2 dims. / 未知的 mode，或少于二维。
+        ValueError: Unknown mode, or fewer than 2 dims. / 未知的 mode，或少于 2 维。
     """
     mode = mode.lower()
     valid_modes = ["fan_in", "fan_out"]
@@ -1011,7 +1013,7 @@ def kaiming_uniform_(
     nonlinearity: _NonlinearityType = "leaky_relu",
     generator: torch.Generator | None = None,
 ) -> Tensor:
-    r"""Kaiming (He) uniform init: U(−b, b), b = gain·√(3 / fan). / Kaiming（He）均匀初始化。
+    r"""Kaiming (He) uniform init: U(−b, b), b = gain·√(3/fan). / Kaiming（He）均匀初始化：U(−b, b)，b = gain·√(3/fan)。
 
     === "中文"
 
@@ -1051,7 +1053,7 @@ def kaiming_uniform_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于二维。
+        ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于 2 维。
     """
     # 中: 张量子类的 `__torch_function__` 在一切检查之前接手（`func` 是本函数）。
     # EN: A tensor subclass's `__torch_function__` takes over before any check (`func` is this
@@ -1060,7 +1062,7 @@ def kaiming_uniform_(
         return torch.overrides.handle_torch_function(
             kaiming_uniform_,
             # 中: `(tensor,)` 只说明在哪些参数里找重载；调用全部按关键字转交，
-            # 中: 所以重载收到的 `args` 是 `()`，所有值都在 `kwargs` 里。
+            # 中: 所以重载收到的是 `args == ()`，所有值都在 `kwargs` 里。
             # EN: `(tensor,)` only says where to look for overrides; the call is forwarded all
             # EN: by keyword, so the override gets `args == ()` and every value in `kwargs`.
             (tensor,),
@@ -1103,7 +1105,7 @@ def kaiming_normal_(
     nonlinearity: _NonlinearityType = "leaky_relu",
     generator: torch.Generator | None = None,
 ) -> Tensor:
-    r"""Kaiming (He) normal init: N(0, std²), std = gain / √fan. / Kaiming（He）正态初始化。
+    r"""Kaiming (He) normal init: N(0, std²), std = gain/√fan. / Kaiming（He）正态初始化：N(0, std²)，std = gain/√fan。
 
     === "中文"
 
@@ -1131,7 +1133,7 @@ def kaiming_normal_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于二维。
+        ValueError: Bad mode or nonlinearity, or fewer than 2 dims. / mode 或非线性函数无效，或少于 2 维。
     """
     # 中: 与 `kaiming_uniform_` 相同的顺序与标准差，只是没有 `__torch_function__` 分派，
     # 中: 也不需要 √3：正态分布直接以 std 为参数。
@@ -1182,7 +1184,7 @@ def orthogonal_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: Fewer than 2 dims. / 少于二维。
+        ValueError: Fewer than 2 dims. / 少于 2 维。
     """
     # 中: 空张量与 meta 张量在抽取任何随机数之前返回。
     # EN: Empty and meta tensors return before any random number is drawn.
@@ -1237,7 +1239,7 @@ def sparse_(
     std: float = 0.01,
     generator: torch.Generator | None = None,
 ) -> Tensor:
-    r"""Fill a 2-D tensor as a sparse matrix: N(0, std²) with zeros in each column. / 把二维张量填成稀疏矩阵：N(0, std²)，每列置若干个零。
+    r"""Fill a 2-D tensor as a sparse matrix: N(0, std²) with zeros in each column. / 把 2 维张量填成稀疏矩阵：N(0, std²)，每列置若干个零。
 
     === "中文"
 
@@ -1256,7 +1258,7 @@ def sparse_(
         1.5.1 → 2.13: the `generator` argument was added (used for the normal draw only).
 
     Args:
-        tensor: A 2-D tensor. / 二维张量。
+        tensor: A 2-D tensor. / 2 维张量。
         sparsity: Fraction of each column set to zero. / 每列置零的比例。
         std: Standard deviation of the non-zero values. / 非零值的标准差。
         generator: Random generator for the normal draw. / 正态采样用的随机数生成器。
@@ -1265,7 +1267,7 @@ def sparse_(
         `tensor`. / `tensor` 本身。
 
     Raises:
-        ValueError: `tensor` is not 2-D. / `tensor` 不是二维的。
+        ValueError: `tensor` is not 2-D. / `tensor` 不是 2 维的。
     """
     # 中: meta 张量在维数检查之后、任何随机数之前返回。
     # EN: A meta tensor returns after the dim check and before any random draw.

@@ -90,7 +90,7 @@ class _ParameterMeta(torch._C._TensorMeta):
     """
 
     def __instancecheck__(self, instance) -> bool:
-        r"""`isinstance(x, Parameter)`: the flag first, then the real type. / 先看标记，再看真实类型。
+        r"""`isinstance` check: the flag first, then the real type. / `isinstance` 检查：先看标记，再看真实类型。
 
         === "中文"
 
@@ -187,7 +187,7 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
 
             Two paths. A plain `torch.Tensor` (or an existing `Parameter`) goes through
             `_make_subclass`: a new tensor object of type `cls` sharing the same storage. Any
-            other tensor subclass keeps its own type: it is detached and flagged
+            other tensor subclass keeps its own type: after `detach()` it is flagged
             `_is_param=True`, which the metaclass turns into a passing `isinstance`.
 
         Args:
@@ -348,8 +348,8 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
             finally:
                 self.__class__ = Parameter
         else:
-            # 中: 子类不换类：torch 的打印代码自己包上 `Parameter(子类名(...))`，
-            # 中: 与 torch 自己的参数子类打印得一样。
+            # 中: 子类不换类：torch 的打印代码自己包上 `Parameter(SubName(...))`
+            # 中: （SubName 为子类名），与 torch 自己的参数子类打印得一样。
             # EN: A subclass keeps its class: torch's printer wraps it as `Parameter(SubName(...))`
             # EN: itself, just as it prints torch's own parameter subclasses.
             body = super().__repr__()
@@ -561,7 +561,7 @@ class UninitializedTensorMixin:
         # EN: `get_device()` only reports the device index (-1 on CPU) and needs no shape.
         torch.Tensor.get_device,
         # 中: `Module._apply` 用它判断能否用
-        # 中: `param.data = 结果` 就地替换参数的数据；
+        # 中: `param.data = result` 就地替换参数的数据；
         # 中: 放行它，模块里的未初始化参数才能保持同一个对象。
         # EN: `Module._apply` asks this whether `param.data = result` may replace a parameter's
         # EN: data in place; allowing it keeps the module's uninitialized parameter the same
@@ -656,7 +656,7 @@ class UninitializedTensorMixin:
         )
 
     def __repr__(self) -> str:
-        r"""`<ClassName>`, since there is no content to show. / 显示为 `<类名>`，因为没有内容可打印。
+        r"""`<ClassName>`, since there is no content to show. / 显示为 `<ClassName>`（即类名），因为没有内容可打印。
 
         === "中文"
 
@@ -665,8 +665,8 @@ class UninitializedTensorMixin:
 
         === "English"
 
-            For example `<UninitializedParameter>`. A module's repr does not print its
-            parameters, so this appears only when printing the parameter itself.
+            For example `<UninitializedParameter>`. A module's `__repr__` does not print its
+            parameters, so this is usually seen only when printing the parameter itself.
 
         Returns:
             The repr string. / repr 字符串。
@@ -691,7 +691,7 @@ class UninitializedTensorMixin:
         Returns:
             A `(class, (requires_grad,))` pair. / `(类, (requires_grad,))`。
         """
-        # 中: 反序列化即调用 `类(requires_grad)`：新占位张量在默认设备上、
+        # 中: 反序列化即用这个类调用 `cls(requires_grad)`：新占位张量在默认设备上、
         # 中: 用默认 dtype，之前的 `.to()` 不会保留；
         # 中: 未初始化缓冲区的 `persistent=False` 也变回 `True`（torch 同样如此）。
         # EN: Unpickling calls `cls(requires_grad)`: the new placeholder is on the default device
@@ -804,9 +804,9 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     === "English"
 
         The weight of a lazy module (e.g. `LazyLinear`) before its first forward pass: a
-        zero-element parameter that can only change dtype or device, or be materialized into
-        an ordinary [`Parameter`][annotated_nn.parameter.Parameter]. `device=` and `dtype=` at
-        construction set the defaults used when materializing.
+        zero-element parameter that can only change dtype or device, or be turned by
+        `materialize` into an ordinary [`Parameter`][annotated_nn.parameter.Parameter].
+        `device=` and `dtype=` at construction set the defaults used when materializing.
 
         Being a `Parameter` subclass, it registers as a parameter when assigned to a module;
         the mixin comes first in the MRO, so its `__torch_function__`, `__repr__` and
@@ -890,7 +890,7 @@ class _BufferMeta(torch._C._TensorMeta):
     """
 
     def __instancecheck__(self, instance) -> bool:
-        r"""`isinstance(x, Buffer)`: the flag first, then the real type. / 先看标记，再看真实类型。
+        r"""`isinstance` check: the flag first, then the real type. / `isinstance` 检查：先看标记，再看真实类型。
 
         === "中文"
 
@@ -982,9 +982,10 @@ class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
 
     === "English"
 
-        Like [`UninitializedParameter`][annotated_nn.parameter.UninitializedParameter], but it
-        materializes into a plain `torch.Tensor`, does not require grad by default, and carries
-        `persistent` and `_is_buffer=True` (so assigning it to a module registers a buffer).
+        Like [`UninitializedParameter`][annotated_nn.parameter.UninitializedParameter], but
+        after `materialize` it becomes a plain `torch.Tensor`, does not require grad by
+        default, and carries `persistent` and `_is_buffer=True` (so assigning it to a module
+        registers a buffer).
 
     """
 

@@ -1,8 +1,9 @@
-"""The book's diagrams: committed DOT is fresh, and what they draw agrees with torch.nn."""
+"""The book's diagrams: committed DOT is fresh, what they draw agrees with torch.nn, they read in place."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 from pathlib import Path
 
@@ -59,6 +60,59 @@ def test_inheritance_matches_torch():
     assert not missing and not extra, {"only in torch": missing, "only in annotated_nn": extra}
 
 
+def test_family_diagrams_draw_torch_edges():
+    """Every edge a family diagram draws is one of torch.nn's, and the families cover the files."""
+    _, theirs = generate.inheritance_edges("torch")
+    bases = generate.class_bases("annotated_nn")
+    drawn = []
+    for slug, files in generate.LAYER_FAMILIES:
+        members = generate.family_members(slug)
+        assert members, slug
+        dot = generate.family_dot(slug)
+        for name in members:
+            assert generate.q(name) + " [" in dot, (slug, name)
+            for base in bases[name][1]:
+                assert f"{generate.q(base)} -> {generate.q(name)}" in dot, (slug, base, name)
+                assert (base, name) in theirs, (slug, base, name)
+        drawn += members
+    assert len(drawn) == len(set(drawn)), "a class is drawn in two families"
+    files = {f"modules.{f}" for _, fs in generate.LAYER_FAMILIES for f in fs}
+    in_files = {n for n in bases if n.rsplit(".", 1)[0] in files}
+    assert in_files == set(drawn)
+
+
+def test_family_diagrams_match_the_layer_pages():
+    """One family diagram per layer page, holding every class the page renders."""
+    pages = sorted(p.stem for p in (ROOT / "docs" / "chapters" / "layers").glob("*.md"))
+    assert sorted(slug for slug, _ in generate.LAYER_FAMILIES) == [p for p in pages if p != "index"]
+    classes = generate.class_bases("annotated_nn")
+    for slug, _ in generate.LAYER_FAMILIES:
+        text = (ROOT / "docs" / "chapters" / "layers" / f"{slug}.md").read_text(encoding="utf-8")
+        assert f"generated/diagrams/family-{slug}.svg" in text, slug
+        members = set(generate.family_members(slug))
+        for dotted in re.findall(r"^::: annotated_nn\.(\S+)", text, re.M):
+            if dotted in classes:
+                assert dotted in members, (slug, dotted)
+
+
+def test_overview_counts_public_subclasses():
+    rows = {name: (parent, count) for name, parent, count in generate.overview_counts()}
+    conv = annotated_nn.modules.conv
+    expected = [
+        n
+        for n, c in vars(conv).items()
+        if isinstance(c, type)
+        and not n.startswith("_")
+        and issubclass(c, conv._ConvNd)
+        and c is not conv._ConvNd
+        and c.__module__ == conv.__name__
+    ]
+    assert rows["modules.conv._ConvNd"] == ("modules.module.Module", len(expected))
+    assert rows["modules.conv._ConvTransposeNd"][0] == "modules.conv._ConvNd"
+    dot = generate.overview_dot()
+    assert f"_ConvNd ({len(expected)} subclasses)" in dot
+
+
 def test_inheritance_includes_the_families():
     _, edges = generate.inheritance_edges("annotated_nn")
     assert ("torch.Tensor", "parameter.Parameter") in edges
@@ -100,11 +154,152 @@ def test_state_dict_prefixes_match_torch():
     assert generate.state_dict_dot(annotated_nn) == generate.state_dict_dot(torch.nn)
 
 
+def test_setattr_routing_runs_top_to_bottom():
+    assert "rankdir=TB" in generate.setattr_dot(annotated_nn)
+
+
 def test_reference_models_are_drawn():
     dots = generate.generate_all()
-    for name in generate.reference_models():
+    for name, _builder, options in generate.REFERENCE_MODELS:
+        if name not in generate.reference_models():
+            continue
         dot = dots[f"model-{name}"]
         assert '"(root)"' in dot
+        for root in options.get("details", []):
+            assert f'"{root}"' in dots[f"model-{name}-{root}"]
+
+
+def test_model_trees_merge_identical_numbered_siblings():
+    models = generate.reference_models()
+    if "ResNet18" not in models:
+        pytest.skip("no ResNet18")
+    model = models["ResNet18"]
+    dot = generate.model_tree_dot("ResNet18", model, fold=2, rankdir="LR")
+    # layer1.0 and layer1.1 have the same repr and shapes: one node; layer2.0 has a downsample.
+    assert repr(model.layer1[0]) == repr(model.layer1[1])
+    assert '"layer1.(0–1)"' in dot and generate.rec("2 × BasicBlock") in dot
+    assert '"layer2.0"' in dot and '"layer2.1"' in dot
+    # Folded blocks list their children; the detail diagram draws one in full.
+    assert generate.rec("conv2, bn2, downsample") in dot
+    detail = generate.model_tree_dot("ResNet18", model, root="layer2.0", rankdir="LR")
+    for child, _ in model.layer2[0].named_modules():
+        assert generate.q("layer2.0" + ("." + child if child else "")) in detail
+
+
+def test_make_diagrams_removes_stale_dot(tmp_path, monkeypatch):
+    (tmp_path / "inheritance-annotated_nn.dot").write_text("digraph {}\n", encoding="utf-8")
+    monkeypatch.setattr(generate, "OUT", tmp_path)
+    assert generate.main(["--check"]) == 1
+    assert generate.main([]) == 0
+    assert {p.stem for p in tmp_path.glob("*.dot")} == set(generate.generate_all())
+    assert generate.main(["--check"]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Readable in place: the built site's SVGs and figures
+# ---------------------------------------------------------------------------------------------
+
+COLUMN_PX = 880  # the content column at a 1280 px window (docs/assets/book.css: max-width 100%)
+MIN_FONT_PX = 10
+UNIT_PX = {"pt": 4 / 3, "px": 1.0, "": 1.0, "in": 96.0}
+
+
+def svg_metrics(svg: str) -> tuple[float, float, float]:
+    """(natural width px, natural height px, smallest font px when shown at the column width)."""
+    root = re.search(r"<svg\b[^>]*>", svg).group(0)
+    width = re.search(r'\bwidth="([\d.]+)(pt|px|in|)"', root)
+    height = re.search(r'\bheight="([\d.]+)(pt|px|in|)"', root)
+    natural_w = float(width.group(1)) * UNIT_PX[width.group(2)]
+    natural_h = float(height.group(1)) * UNIT_PX[height.group(2)]
+    view_w = float(re.search(r'viewBox="([^"]+)"', root).group(1).split()[2])
+    scale = re.search(r'<g id="graph0"[^>]*transform="scale\(([\d.]+)', svg)
+    user = float(scale.group(1)) if scale else 1.0
+    shown_w = min(natural_w, COLUMN_PX)
+    fonts = [float(f) for f in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert fonts, "no text"
+    return natural_w, natural_h, min(fonts) * user * shown_w / view_w
+
+
+def test_every_diagram_reads_at_10px_in_the_column(book):
+    """At a 1280 px window (880 px column), no diagram text is displayed under 10 px."""
+    folder = book.site / "generated" / "diagrams"
+    svgs = {p.stem: p.read_text(encoding="utf-8") for p in folder.glob("*.svg")}
+    assert set(svgs) == set(generate.generate_all())
+    small = {}
+    for name, svg in sorted(svgs.items()):
+        natural_w, natural_h, font = svg_metrics(svg)
+        if font < MIN_FONT_PX:
+            small[name] = f"{natural_w:.0f}x{natural_h:.0f}px, smallest font {font:.1f}px"
+    assert not small, small
+
+
+FIGURE = re.compile(
+    r'<figure class="book-diagram" markdown="1">\n'
+    r"\[!\[([^\]]+)\]\(((?:\.\./)+generated/diagrams/([\w.-]+)\.svg)\)\]\(\2\)\n"
+    r"<figcaption>(.+)</figcaption>\n</figure>"
+)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def check_caption(caption: str) -> str | None:
+    """The problem with a "中文 / English" caption, if any."""
+    if caption.count(" / ") != 1:
+        return "needs exactly one ' / '"
+    zh, en = caption.split(" / ")
+    if not CJK.search(zh) or CJK.search(en) or not re.search(r"[A-Za-z]{3}", en):
+        return "Chinese half first, then English"
+    return None
+
+
+def test_chapter_diagrams_link_full_size_with_bilingual_caption():
+    names = set(generate.generate_all())
+    bad, embedded = [], set()
+    for path in sorted((ROOT / "docs" / "chapters").rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(ROOT).as_posix()
+        depth = len(path.relative_to(ROOT / "docs").parts) - 1
+        for m in FIGURE.finditer(text):
+            _alt, src, name, caption = m.groups()
+            embedded.add(name)
+            if name not in names:
+                bad.append(f"{rel}: no diagram {name}")
+            if src != "../" * depth + f"generated/diagrams/{name}.svg":
+                bad.append(f"{rel}: wrong path {src}")
+            problem = check_caption(caption)
+            if problem:
+                bad.append(f"{rel}: {name}: {problem}")
+        stray = len(re.findall(r"generated/diagrams/[\w.-]+\.svg", text)) - 2 * len(
+            FIGURE.findall(text)
+        )
+        if stray:
+            bad.append(f"{rel}: {stray} diagram references outside the figure form")
+    assert not bad, bad
+    assert "layer-families" in embedded
+    assert not any(n.startswith("inheritance-") for n in embedded)
+
+
+def test_diagrams_page_shows_every_diagram(book):
+    from tools.book.generated import diagrams
+
+    _files, page = diagrams()
+    names = list(generate.generate_all())
+    # The page sits next to the SVGs: its paths are "diagrams/NAME.svg", not "../generated/…".
+    figures = list(FIGURE.finditer(page.replace("(diagrams/", "(../generated/diagrams/")))
+    assert [m.group(3) for m in figures] == names
+    for m in figures:
+        assert check_caption(m.group(4)) is None, (m.group(3), m.group(4))
+    headings = re.findall(r"^## (.+)$", page, re.M)
+    assert len(headings) == len(names)
+    for heading in headings:
+        zh, _, en = heading.partition(" / ")
+        assert CJK.search(zh) and en and not CJK.search(en), heading
+    html = book.html("generated/diagrams/")
+    figures = re.findall(r'<figure class="book-diagram">(.*?)</figure>', html, re.S)
+    assert len(figures) == len(names)
+    for body in figures:
+        link = re.search(r'<a href="([^"]+\.svg)"><img alt="[^"]*" src="([^"]+)"', body)
+        assert link and link.group(1) == link.group(2), body[:200]
+        assert 'class="book-zh"' in body and 'class="book-en"' in body, body[:300]
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot is not installed")

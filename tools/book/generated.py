@@ -713,10 +713,31 @@ def comment_counts() -> dict[str, tuple[int, int]]:
     return counts
 
 
+def claim_counts() -> dict[str, int]:
+    """Claim tests per file, read from the ``@proves(...)`` decorators in tests/claims/. / 每个文件的陈述测试数。"""
+    counts: dict[str, int] = {}
+    for test_file in sorted((ROOT / "tests" / "claims").glob("test_*.py")):
+        tree = ast.parse(test_file.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in node.decorator_list:
+                if (
+                    isinstance(decorator, ast.Call)
+                    and getattr(decorator.func, "id", "") == "proves"
+                    and decorator.args
+                    and isinstance(decorator.args[0], ast.Constant)
+                ):
+                    path = decorator.args[0].value
+                    counts[path] = counts.get(path, 0) + 1
+    return counts
+
+
 def page_annotation_coverage() -> str:
     """Markdown of the annotation-coverage page. / 注释覆盖率页的 Markdown。"""
     records, origin = coverage_records()
     counts = comment_counts()
+    claims = claim_counts()
     files: dict[str, list[dict]] = {}
     for r in records:
         files.setdefault(r["file"], []).append(r)
@@ -732,7 +753,9 @@ def page_annotation_coverage() -> str:
             "“最长无注释段”是函数体内连续、中间没有 `# 中:`/`# EN:` 注释的代码行数的最大值"
             "（文档字符串、空行和普通注释不计）。核心文件（`module.py`、`parameter.py`、`utils/hooks.py`、"
             "`_functions.py`、`container.py`、`lazy.py`、`init.py`、`parallel/`）中超过 8 行时 "
-            "`make annotations` 报错。",
+            "`make annotations` 报错。\n\n"
+            "“陈述测试”是 `tests/claims/` 中针对该文件某句注释的可执行检查，在 torch.nn 与 "
+            "annotated_nn 上各跑一遍。",
             f"Whether every function's and class's docstring is fully bilingual (two-language first line, "
             f"a Chinese and an English tab, Google sections outside the tabs) and whether each file's "
             f"Chinese and English notes pair up. Data from `{origin}`.\n\n"
@@ -741,7 +764,9 @@ def page_annotation_coverage() -> str:
             "Chinese/English note pair between them (docstrings, blank lines and plain comments do not "
             "count). Over 8 in a core file (`module.py`, `parameter.py`, `utils/hooks.py`, "
             "`_functions.py`, `container.py`, `lazy.py`, `init.py`, `parallel/`), `make annotations` "
-            "fails.",
+            "fails.\n\n"
+            "*Claim tests* are the executable checks in `tests/claims/` of a statement in that file's "
+            "commentary, each run on torch.nn and on annotated_nn.",
         )
     )
     out.append("## " + "按文件 / Per file" + "\n\n")
@@ -758,7 +783,9 @@ def page_annotation_coverage() -> str:
         + both("成对", "Paired")
         + " | "
         + both("最长无注释段", "Longest unannotated run")
-        + " |\n|---|---|---|---|---|---|---|\n"
+        + " | "
+        + both("陈述测试", "Claim tests")
+        + " |\n|---|---|---|---|---|---|---|---|\n"
     )
     for file in sorted(set(files) | set(counts)):
         recs = files.get(file, [])
@@ -767,7 +794,17 @@ def page_annotation_coverage() -> str:
         paired = "✅" if zh == en else "❌"
         longest = max((r["run"] for r in recs), default=0)
         out.append(
-            f"| {code(file)} | {len(recs)} | {good} | {zh} | {en} | {paired} | {longest} |\n"
+            f"| {code(file)} | {len(recs)} | {good} | {zh} | {en} | {paired} | {longest} "
+            f"| {claims.get(file, 0)} |\n"
+        )
+    pages = sorted(path for path in claims if path.startswith("docs/"))
+    if pages:
+        out.append(
+            "\n"
+            + both("书中各章的陈述测试：", "Claim tests of the chapters:", "p")
+            + "\n\n"
+            + "\n".join(f"- {code(path)}: {claims[path]}" for path in pages)
+            + "\n"
         )
     out.append("\n## " + "按函数 / Per function" + "\n\n")
     # Hundreds of identifiers: kept out of the search index (they have their own headings).
@@ -897,18 +934,18 @@ def diagram_texts(generate, name: str, dot: str) -> tuple[str, str, str, str]:
                 f"参考模型 `{model}` 的子树 `{root}`",
                 f"The subtree `{root}` of the reference model `{model}`",
                 f"在 {model} 的模块树中折叠起来的 {root}，完整画出；限定名从整个模型算起，"
-                "也就是 state_dict 键名的前缀。",
+                "与 state_dict 键名中的写法一致。",
                 f"{root}, folded in the module tree of {model}, drawn in full; qualified names count "
-                "from the whole model, so they are the state_dict key prefixes.",
+                "from the whole model, as in the state_dict keys.",
             )
         zh = "每个节点是 named_modules() 的一项：限定名、类名、模块自己的参数与缓冲区的形状"
         en = (
             "Each node is one item of named_modules(): qualified name, class, and the shapes of "
             "the parameters and buffers the module itself owns"
         )
-        if " × " in dot:
-            zh += "；“2 × …”是编号相连、repr 相同的子模块，只画一次"
-            en += "; “2 × …” stands for numbered siblings with the same repr, drawn once"
+        if "×" in dot:
+            zh += "；“2 × …”这样的节点代表编号相连、repr 相同的几个子模块，只画一次"
+            en += "; a node such as “2 × …” stands for numbered siblings with the same repr, drawn once"
         if "submodules:" in dot:
             zh += "；列出 submodules 的节点是折叠起来的一块，下一张图画出其中一块"
             en += "; a node listing submodules is folded, and the next diagram draws one in full"
@@ -953,7 +990,7 @@ def diagrams() -> tuple[dict[str, str], str]:
         files[f"generated/diagrams/{name}.svg"] = svg
         title_zh, title_en, caption_zh, caption_en = diagram_texts(generate, name, dot)
         out.append(f"## {title_zh} / {title_en}\n\n")
-        alt = title_en.replace("`", "")
+        alt = title_zh.replace("`", "")
         out.append(figure(name, "diagrams/", caption_zh, caption_en, alt))
     out.append(source_note())
     return files, "".join(out)

@@ -242,7 +242,7 @@ class RReLU(Module):
 
         In training mode each negative element gets a slope drawn from `U(lower, upper)`
         (consuming random numbers); in evaluation mode the slope is fixed at
-        `(lower + upper) / 2`. One of the few activations whose behaviour depends on
+        `(lower + upper) / 2`. One of the few activations whose behavior depends on
         `self.training`.
 
     Examples:
@@ -351,7 +351,7 @@ class Hardtanh(Module):
         min_value: float | None = None,
         max_value: float | None = None,
     ) -> None:
-        r"""Store the bounds, honouring the deprecated keyword names. / 保存上下界，兼容已弃用的关键字名。
+        r"""Store the bounds, honoring the deprecated keyword names. / 保存上下界，兼容已弃用的关键字名。
 
         === "中文"
 

@@ -754,7 +754,7 @@ class BatchNorm1d(_BatchNorm):
     === "English"
 
         Each channel is normalized with statistics over the batch (and length) dimensions.
-        All behaviour comes from [`_BatchNorm`][annotated_nn.modules.batchnorm._BatchNorm];
+        All behavior comes from [`_BatchNorm`][annotated_nn.modules.batchnorm._BatchNorm];
         this class only fixes the input rank.
 
     Examples:

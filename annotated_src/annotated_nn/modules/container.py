@@ -152,7 +152,8 @@ class Sequential(Module):
         再把每个模块的输出交给下一个，最后返回末尾模块的输出。与手写一连串调用相比，
         好处在于整条链本身就是一个模块：`to()`、`state_dict()`、`train()` 等会作用到每一环。
         它与 [`ModuleList`][annotated_nn.modules.container.ModuleList] 的区别：后者只是“存放”
-        模块的列表，没有 `forward`，怎么调用由使用者决定。
+        模块的列表，没有 `forward`，怎么调用由使用者决定；而 `Sequential` 自己决定如何调用其中的
+        模块。
 
     === "English"
 
@@ -161,7 +162,8 @@ class Sequential(Module):
         output to the next module, and returns the last output. Compared with calling the modules
         by hand, the chain is itself a module: `to()`, `state_dict()`, `train()` and friends reach
         every link. Unlike [`ModuleList`][annotated_nn.modules.container.ModuleList], which only
-        stores modules and has no `forward`, a `Sequential` decides how its modules are called.
+        stores modules and has no `forward` (its user decides how to call them), a `Sequential`
+        decides how its modules are called.
 
     Examples:
         >>> from collections import OrderedDict
@@ -376,8 +378,8 @@ class Sequential(Module):
 
         === "English"
 
-            The result is always a plain `Sequential` (even for a subclass), renamed `"0"`,
-            `"1"`, ..., sharing the modules. A non-`Sequential` operand raises `ValueError`
+            The result is always a plain `Sequential` (even when `self` is a subclass), renamed
+            `"0"`, `"1"`, ..., sharing the modules. A non-`Sequential` operand raises `ValueError`
             (not `TypeError`, and no `NotImplemented` is returned).
 
         Args:
@@ -599,8 +601,8 @@ class Sequential(Module):
 
         === "English"
 
-            Names like `"0"` cannot be written as `seq.0`; listing them in `dir()` would only
-            confuse tab completion.
+            Names like `"0"` and `"1"` cannot be written as `seq.0`; listing them in `dir()`
+            would only confuse tab completion.
 
         Returns:
             Attribute names. / 属性名列表。
@@ -725,7 +727,7 @@ class Sequential(Module):
             raise IndexError(f"Index out of range: {index}")
         if index < 0:
             index += n
-        # 中: 从末尾往前按数字名字逐个后挪，再放入新模块。直接写 `_modules`：不经
+        # 中: 从末尾往前直到 `index`，按数字名字逐个后挪，再放入新模块。直接写 `_modules`：不经
         # 中: `add_module`，也就不触发全局模块注册钩子。名字来自 `OrderedDict` 时，
         # 中: 挪动会碰到不存在的数字键而抛 `KeyError`。
         # EN: Shift back by numeric names from the end down to `index`, then store the new
@@ -977,7 +979,7 @@ class ModuleList(Module):
         return iter(self._modules.values())
 
     def __iadd__(self, modules: Iterable[Module]) -> Self:
-        r"""`ml += iterable` is `ml.extend(iterable)`. / `ml += 可迭代对象` 等于 `ml.extend(...)`。
+        r"""`ml += iterable` is `ml.extend(iterable)`. / `ml += iterable` 等于 `ml.extend(iterable)`。
 
         === "中文"
 
@@ -1023,13 +1025,13 @@ class ModuleList(Module):
         === "中文"
 
             先算出每个子模块的 `repr`，把相邻且文本完全相同的归为一段；长度大于 1 的段
-            写成 `(起-止): n x 文本`。注意这里比较的是 repr 文本，不是对象身份，
+            写成 `(start-end): n x text`（起止下标、段长、文本）。注意这里比较的是 repr 文本，不是对象身份，
             也不会调用列表自己的 `extra_repr`。空列表显示为 `ModuleList()`。
 
         === "English"
 
             Computes every child's `repr`, groups neighbors with exactly the same text, and
-            writes a group longer than one as `(start-end): n x text`. The comparison is on the
+            writes a group longer than 1 as `(start-end): n x text`. The comparison is on the
             repr text, not object identity, and the list's own `extra_repr` is not consulted. An
             empty list prints as `ModuleList()`.
 
@@ -1057,7 +1059,7 @@ class ModuleList(Module):
             start_end_indices.append([i, i])
             repeated_blocks.append(r)
 
-        # 中: 单个元素写 `(i): 文本`，一段重复写 `(起-止): n x 文本`；本文件的 `_addindent`
+        # 中: 单个元素写 `(i): text`，一段重复写 `(start-end): n x text`；本文件的 `_addindent`
         # 中: 给多行 repr 的后续行加两格缩进（空行也加）。
         # EN: A single element is written `(i): text`, a run `(start-end): n x text`; this
         # EN: file's `_addindent` indents the later lines of a multi-line repr by two (blank
@@ -1758,7 +1760,7 @@ class ParameterList(Module):
         return iter(self[i] for i in range(len(self)))
 
     def __iadd__(self, parameters: Iterable[Any]) -> Self:
-        r"""`pl += iterable` is `pl.extend(iterable)`. / `pl += 可迭代对象` 等于 `pl.extend(...)`。
+        r"""`pl += iterable` is `pl.extend(iterable)`. / `pl += iterable` 等于 `pl.extend(iterable)`。
 
         === "中文"
 
@@ -1861,7 +1863,7 @@ class ParameterList(Module):
 
             张量显示为 `Parameter containing: [torch.float32 of size 2x3]`，只有 CUDA 或
             privateuse1 后端的设备才附上 `(cuda:0)` 之类；其他对象显示为
-            `Object of type: 类型名`。有多行时，行首的两个空格加上 `__repr__` 的缩进，使这些行
+            `Object of type: TypeName`（TypeName 是类型名）。有多行时，行首的两个空格加上 `__repr__` 的缩进，使这些行
             缩进四格；只有一行且没有子模块时，这一行紧跟在 `(` 之后。注意这里显示 `p.dtype`，
             而 `ParameterDict` 显示 `torch.typename(p)`。
 
@@ -2138,7 +2140,7 @@ class ParameterDict(Module):
 
         === "中文"
 
-            借助 `dict` 自身的倒序迭代。
+            借助 `_keys` 背后那个普通 `dict` 自身的倒序迭代。
 
         === "English"
 
@@ -2452,7 +2454,7 @@ class ParameterDict(Module):
         Returns:
             The extra representation. / 附加表示字符串。
         """
-        # 中: 结构与 `ParameterList.extra_repr` 相同，只是遍历 `(键, 值)`，行首显示键名。
+        # 中: 结构与 `ParameterList.extra_repr` 相同，只是遍历 `(key, value)` 对，行首显示键名。
         # EN: The same structure as `ParameterList.extra_repr`, except that it walks
         # EN: `(key, value)` pairs and each line starts with the key.
         child_lines = []
@@ -2536,7 +2538,7 @@ class ParameterDict(Module):
 
             Calls `other.copy()`, so `other` needs a `copy` method (e.g. a `dict`). If `other` is
             a plain `dict`, `dict.__or__` returns `NotImplemented` first and we end up here; the
-            result is then the plain `dict` `other.copy()` updated with `self`.
+            result is then the plain `dict` `other.copy()` after `update(self)`.
 
         Args:
             other: Left operand. / 左操作数。

@@ -161,7 +161,7 @@ class Dropout1d(_DropoutNd):
 
     === "English"
 
-        When neighbouring elements are strongly correlated (as in convolution feature maps),
+        When neighboring elements are strongly correlated (as in convolution feature maps),
         element-wise dropout does little; whole channels are dropped instead. A `(C, L)` input
         is accepted too.
 

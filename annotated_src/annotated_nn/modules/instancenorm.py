@@ -381,7 +381,7 @@ class InstanceNorm1d(_InstanceNorm):
     === "English"
 
         Each channel of each sample is normalized with statistics over the remaining 1
-        spatial dimension. All behaviour comes from
+        spatial dimension. All behavior comes from
         [`_InstanceNorm`][annotated_nn.modules.instancenorm._InstanceNorm]; this class only
         fixes the input ranks.
 
@@ -408,7 +408,7 @@ class InstanceNorm1d(_InstanceNorm):
             end.
 
         Returns:
-            2. / 2。
+            `2`. / `2`。
         """
         return 2
 
@@ -470,7 +470,7 @@ class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
             end.
 
         Returns:
-            2. / 2。
+            `2`. / `2`。
         """
         return 2
 
@@ -504,7 +504,7 @@ class InstanceNorm2d(_InstanceNorm):
     === "English"
 
         Each channel of each sample is normalized with statistics over the remaining 2
-        spatial dimensions. All behaviour comes from
+        spatial dimensions. All behavior comes from
         [`_InstanceNorm`][annotated_nn.modules.instancenorm._InstanceNorm]; this class only
         fixes the input ranks.
 
@@ -540,7 +540,7 @@ class InstanceNorm2d(_InstanceNorm):
             the end.
 
         Returns:
-            3. / 3。
+            `3`. / `3`。
         """
         return 3
 
@@ -602,7 +602,7 @@ class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
             the end.
 
         Returns:
-            3. / 3。
+            `3`. / `3`。
         """
         return 3
 
@@ -636,7 +636,7 @@ class InstanceNorm3d(_InstanceNorm):
     === "English"
 
         Each channel of each sample is normalized with statistics over the remaining 3
-        spatial dimensions. All behaviour comes from
+        spatial dimensions. All behavior comes from
         [`_InstanceNorm`][annotated_nn.modules.instancenorm._InstanceNorm]; this class only
         fixes the input ranks.
 
@@ -663,7 +663,7 @@ class InstanceNorm3d(_InstanceNorm):
             from the end.
 
         Returns:
-            4. / 4。
+            `4`. / `4`。
         """
         return 4
 
@@ -725,7 +725,7 @@ class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
             from the end.
 
         Returns:
-            4. / 4。
+            `4`. / `4`。
         """
         return 4
 

@@ -293,10 +293,10 @@ class LazyModuleMixin:
 
         === "English"
 
-            `super().__init__` follows the MRO to the real layer (e.g. `Linear.__init__(0, 0,
-            False)`); the hooks are registered afterwards because `Module.__init__` creates the
-            hook dicts. The forward pre-hook is registered with `with_kwargs=True` so that
-            `initialize_parameters` sees keyword arguments too.
+            `super().__init__` follows the MRO to the real layer (e.g.
+            `Linear.__init__(0, 0, False)`); the hooks are registered afterwards because
+            `Module.__init__` creates the hook dicts. The forward pre-hook is registered with
+            `with_kwargs=True` so that `initialize_parameters` sees keyword arguments too.
 
         Args:
             *args: Passed on to the next `__init__` in the MRO. / 传给 MRO 中下一个 `__init__`。

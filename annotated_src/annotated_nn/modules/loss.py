@@ -293,7 +293,7 @@ class NLLLoss(_WeightedLoss):
         Returns:
             The loss. / 损失值。
         """
-        # 中: `weight` 为 None 时各类别权重为 1。`"mean"` 除以的是未被忽略目标的权重之和，
+        # 中: `weight=None` 时各类别权重为 1。`"mean"` 除以的是未被忽略目标的权重之和，
         # 中: 而不是样本个数。
         # EN: With `weight=None` every class weighs 1. `"mean"` divides by the summed weights of
         # EN: the targets not ignored, not by the number of samples.
@@ -1306,7 +1306,7 @@ class MultiMarginLoss(_WeightedLoss):
             ValueError: Bad `p` or a weight that is not 1D. / `p` 不合法或权重不是一维。
         """
         # 中: 先登记 `weight` 缓冲区、再检查（torch 的顺序）：`p` 只能是 1 或 2，`weight` 必须是
-        # 中: None 或一维（每类一个权重）。报错文字与 torch 相同；`F.multi_margin_loss` 调用时还会
+        # 中: None 或 1 维（每类一个权重）。报错文字与 torch 相同；`F.multi_margin_loss` 调用时还会
         # 中: 再查一次 `p`。
         # EN: Register the `weight` buffer first, then check (torch's order): `p` must be 1 or 2,
         # EN: and `weight` None or 1-D (one weight per class). The messages match torch's;

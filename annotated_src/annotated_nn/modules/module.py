@@ -145,7 +145,7 @@ class _WrappedHook:
 
     === "中文"
 
-        `load_state_dict` 的前置钩子有两种：旧式的私有钩子不接收模块，公开的
+        `load_state_dict` 的预钩子有两种：旧式的私有钩子不接收模块，公开的
         [`register_load_state_dict_pre_hook`][annotated_nn.modules.module.Module.register_load_state_dict_pre_hook]
         需要把模块作为第一个参数。`_WrappedHook` 统一二者：带模块时只保存**弱引用**，
         这样钩子不会让模块无法被回收；`functools.update_wrapper` 让它看起来像原函数
@@ -492,7 +492,7 @@ def register_module_backward_hook(
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
 
     Raises:
-        RuntimeError: A global full backward hook was registered before. / 之前已注册过全局 full 反向钩子。
+        RuntimeError: A global full backward hook was registered before. / 之前已注册过全局 完整反向钩子。
     """
     # 中: 两种全局反向钩子共用一张表，靠标记区分；已有 full 钩子（哪怕已经注销，标记不复位）就拒绝。
     # 中: 报错文本与 torch 逐字相同。
@@ -546,7 +546,7 @@ def register_module_full_backward_pre_hook(
 def register_module_full_backward_hook(
     hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None],
 ) -> RemovableHandle:
-    r"""Register a full backward hook common to all modules. / 注册对所有模块生效的 full 反向钩子。
+    r"""Register a full backward hook common to all modules. / 注册对所有模块生效的 完整反向钩子。
 
     === "中文"
 
@@ -563,7 +563,7 @@ def register_module_full_backward_hook(
         autograd nodes the module uses.
 
     Args:
-        hook: The global full backward hook. / 全局 full 反向钩子。
+        hook: The global full backward hook. / 全局 完整反向钩子。
 
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
@@ -605,7 +605,7 @@ def _remove_from(name, *dicts_or_sets) -> None:
         `Module.__setattr__` uses it to keep a name in one place only: when a plain attribute is
         re-assigned as a parameter, say, it is first removed from the instance dict. torch nests
         it inside `__setattr__`, which builds a closure on every assignment (plain attributes
-        included); at module level that step is saved, with the same behaviour.
+        included); at module level that step is saved, with the same behavior.
 
     Args:
         name: The attribute name. / 属性名。
@@ -707,7 +707,7 @@ class Module:
         [`eval`][annotated_nn.modules.module.Module.eval] 切换。
 
         1.5.1 → 2.13：三张表从 `OrderedDict` 变成普通 `dict`（Python 3.7 起 dict 有序）；
-        新增非持久缓冲区集合、full 反向钩子、带 kwargs 的前向钩子、`always_call`、state_dict
+        新增非持久缓冲区集合、完整反向钩子、带 kwargs 的前向钩子、`always_call`、state_dict
         前置 / 加载后钩子、`call_super_init` 与 `compile()`。
 
     === "English"
@@ -1701,7 +1701,7 @@ class Module:
         === "English"
 
             A post-order walk: recurse into every child first, then call `fn(self)`. Typical
-            use is weight initialisation, `net.apply(init_weights)`. It works on modules, while
+            use is weight initialization, `net.apply(init_weights)`. It works on modules, while
             [`_apply`][annotated_nn.modules.module.Module._apply] works on tensors. Unchanged since 1.5.1.
 
         Args:
@@ -1926,7 +1926,7 @@ class Module:
             Every tensor is replaced by an *uninitialised* one of the same shape and dtype on
             the target device. The typical use: build a large model on the `meta` device (no
             memory), `to_empty(device="cuda")` to allocate real storage, then load weights or
-            re-initialise. A `meta` tensor has no data for `to()` to copy, hence this method.
+            re-initialize. A `meta` tensor has no data for `to()` to copy, hence this method.
             Not in 1.5.1.
 
         Args:
@@ -2147,7 +2147,7 @@ class Module:
             旧式钩子在前向结束后挂到输出张量的 `grad_fn` 上。它只在模块恰好是**一个**自动求导节点时
             才拿到正确的 `grad_input`/`grad_output`，否则拿到的是最后一个节点的梯度，所以运行时
             会发出 `FutureWarning`（见 [`_maybe_warn_non_full_backward_hook`][annotated_nn.modules.module.Module._maybe_warn_non_full_backward_hook]）。
-            同一模块上不能与 full 反向钩子混用。
+            同一模块上不能与 完整反向钩子混用。
             1.5.1 → 2.13：1.5.1 只有这一种反向钩子；如今已弃用，并禁止与 full 钩子混用。
 
         === "English"
@@ -2167,7 +2167,7 @@ class Module:
             A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
 
         Raises:
-            RuntimeError: A full backward hook is already registered. / 已注册过 full 反向钩子。
+            RuntimeError: A full backward hook is already registered. / 已注册过 完整反向钩子。
         """
         # 中: 旧式与 full 钩子共用 `_backward_hooks`，由 `_is_full_backward_hook` 区分；它一经设定就不再
         # 中: 复位，所以注册过 full 钩子的模块（即使已注销）永远拒绝旧式钩子。报错文本与 torch 相同。
@@ -2194,7 +2194,7 @@ class Module:
         hook: Callable[["Module", _grad_t, _grad_t], _grad_t | None],
         prepend: bool = False,
     ) -> RemovableHandle:
-        r"""Register a full backward hook on this module. / 在本模块上注册 full 反向钩子。
+        r"""Register a full backward hook on this module. / 在本模块上注册 完整反向钩子。
 
         === "中文"
 
@@ -2664,14 +2664,14 @@ class Module:
             1. 没有任何钩子（本地或全局）时走**快速路径**：直接 `forward(*args, **kwargs)`。
             2. 收集反向预钩子与反向钩子（full / 旧式）。
             3. 依次运行全局、本地前向预钩子，它们可以替换 `args`（以及 `kwargs`）。
-            4. 若有 full 反向钩子或反向预钩子，用 `BackwardHook` 包装输入。
+            4. 若有完整反向钩子或反向预钩子，用 `BackwardHook` 包装输入。
             5. 调用 `forward`（JIT 追踪时改用 `_slow_forward`）。
             6. 依次运行全局、本地前向钩子，它们可以替换输出。
             7. 用 `BackwardHook` 包装输出；旧式反向钩子挂到输出的 `grad_fn` 上。
 
             若第 2–7 步抛出异常，尚未运行的 `always_call` 前向钩子会被补跑（全局的先），
             然后原异常继续抛出。在 `torch.compile` 追踪期间不做这层 try/except。
-            1.5.1 → 2.13：1.5.1 的 `__call__` 没有全局钩子、kwargs 钩子、full 反向钩子、
+            1.5.1 → 2.13：1.5.1 的 `__call__` 没有全局钩子、kwargs 钩子、完整反向钩子、
             `always_call` 和快速路径；如今 `__call__` 是 `_wrapped_call_impl`，真正的逻辑在这里。
 
         === "English"
@@ -2715,7 +2715,7 @@ class Module:
         # 中: 小模块的调用开销就变成约 2.5–3 倍。
         # EN: Step 1: the fast path. Only 8 tables are checked: this module's backward hooks,
         # EN: backward pre-hooks, forward hooks and forward pre-hooks, and the 4 matching global
-        # EN: tables. The with_kwargs / always_call tables only flag hook ids already in those, so
+        # EN: tables. The with_kwargs / always_call tables only flag ids already in those, so they
         # EN: need no check; state_dict hooks play no part in a call. Most calls have no hook, so
         # EN: this skips the closure, the try/except and the table walks — measured, one no-op
         # EN: forward hook makes calling a small module about 2.5–3 times as costly.
@@ -3329,7 +3329,7 @@ class Module:
                         "(torch.nn.Module or None expected)"
                     )
                 # 中: None 也要经过全局注册钩子；最后留下值为 None 的槽位，
-                # 中: `repr` 显示为 `(名字): None`，遍历时跳过。
+                # 中: `repr` 显示为 `(name): None`，遍历时跳过。
                 # EN: None passes the global registration hooks too; what stays is a slot holding
                 # EN: None, shown by `repr` as `(name): None` and skipped by the iterators.
                 for hook in _global_module_registration_hooks.values():
@@ -3446,7 +3446,7 @@ class Module:
             super().__delattr__(name)
 
     def _register_state_dict_hook(self, hook):
-        r"""Register a private state_dict post-hook (may return a new dict). / 注册私有的 state_dict 后置钩子（可以返回新字典）。
+        r"""Register a private state_dict post-hook (may return a new dict). / 注册私有的 state_dict 后钩子（可以返回新字典）。
 
         === "中文"
 
@@ -3551,7 +3551,7 @@ class Module:
             Writes the parameters, then the persistent buffers (skipping `None` and
             non-persistent ones); with `keep_vars=False` it stores `detach()`ed tensors (sharing
             storage, cut off from autograd). If the subclass overrides `get_extra_state`, it
-            also writes `prefix + "_extra_state"`. Subclasses may override this to customise
+            also writes `prefix + "_extra_state"`. Subclasses may override this to customize
             the format. 1.5.1 → 2.13: non-persistent buffers are skipped; extra state is new.
 
         Args:
@@ -3609,13 +3609,13 @@ class Module:
             1. 接受已弃用的位置参数 `(destination, prefix, keep_vars)`，但发出 `FutureWarning`；
                请只用关键字。
             2. 没有传入 `destination` 时新建带 `_metadata` 的 `OrderedDict`；记下本模块的版本。
-            3. 运行本模块的 state_dict 前置钩子。
+            3. 运行本模块的 state_dict 预钩子。
             4. `_save_to_state_dict` 写入本模块自己的参数、持久缓冲区与额外状态。
-            5. 按登记顺序递归每个直接子模块，前缀加上 `名字.`。
-            6. 运行后置钩子：私有的可以返回新字典替换结果（子模块的返回值会被父模块丢弃，
+            5. 按登记顺序递归每个直接子模块，前缀加上 `name.`（子模块名加一个点）。
+            6. 运行后钩子：私有的可以返回新字典替换结果（子模块的返回值会被父模块丢弃，
                所以只在根模块上有效），公开的必须返回 `None`。
 
-            1.5.1 → 2.13：新增前置钩子与公开后置钩子；位置参数弃用；非持久缓冲区与额外状态。
+            1.5.1 → 2.13：新增预钩子与公开后钩子；位置参数弃用；非持久缓冲区与额外状态。
 
         === "English"
 
@@ -3645,7 +3645,7 @@ class Module:
             deprecated; non-persistent buffers and extra state.
 
         Args:
-            *args: Deprecated positional `destination, prefix, keep_vars`. / 已弃用的位置参数形式。
+            *args: Deprecated positional `destination, prefix, keep_vars`. / 已弃用的位置参数形式 `destination, prefix, keep_vars`。
             destination: A dict to fill instead of a new `OrderedDict`. / 要填写的字典（默认新建 `OrderedDict`）。
             prefix: Prefix for every key. / 每个键的前缀。
             keep_vars: Keep tensors attached to autograd. / 是否保留与计算图的联系。
@@ -3654,7 +3654,7 @@ class Module:
             The state dict. / 状态字典。
 
         Raises:
-            RuntimeError: A public post-hook returned a value. / 公开后置钩子返回了值。
+            RuntimeError: A public post-hook returned a value. / 公开后钩子返回了值。
 
         Examples:
             >>> import torch, annotated_nn as nn
@@ -3701,17 +3701,21 @@ class Module:
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
 
-        # 中: 第 3、4 步：前置钩子在保存本模块之前运行（例如先把分片的参数聚合起来），
-        # 中: 然后写入本模块自己的张量。
+        # 中: 第 3、4 步：预钩子在保存本模块之前运行（例如先把分片的参数聚合起来），
+        # 中: 然后写入本模块自己的张量：
+        # 中: 默认是与模块共享存储的 `detach()` 别名，不是副本，
+        # 中: 之后对参数的就地更新会出现在这个字典里（要快照请自行 `clone()`）。
         # EN: Steps 3 and 4: pre-hooks run before this module is saved (to gather sharded
-        # EN: parameters, say), then this module's own tensors are written.
+        # EN: parameters, say), then this module's own tensors are written: by default `detach()`
+        # EN: aliases sharing the module's storage, not copies, so later in-place updates to the
+        # EN: parameters show in this dict (`clone()` them for a snapshot).
         if self._state_dict_pre_hooks:
             for hook in self._state_dict_pre_hooks.values():
                 hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         # 中: 第 5 步：深度优先递归直接子模块，跳过 None 槽位。
         # 中: 子模块的返回值被丢弃：
-        # 中: 它们写的是同一个字典，所以子模块私有后置钩子返回的新字典不会出现在结果里。
+        # 中: 它们写的是同一个字典，所以子模块私有后钩子返回的新字典不会出现在结果里。
         # 中: 没有环检测：模块树里有环时这里会无限递归（torch 同样如此）。
         # EN: Step 5: recurse depth first into the children, skipping None slots. Their return value
         # EN: is dropped: they write into the same dict, so a new dict returned by a child's private
@@ -3724,7 +3728,7 @@ class Module:
                     prefix=prefix + name + ".",
                     keep_vars=keep_vars,
                 )
-        # 中: 第 6 步：后置钩子在整个子树保存之后运行，看得到子模块的键。
+        # 中: 第 6 步：后钩子在整个子树保存之后运行，看得到子模块的键。
         # 中: 私有钩子（旧接口）可返回新字典替换结果，
         # 中: 后面的钩子拿到的就是它。
         # EN: Step 6: post-hooks run after the whole subtree is saved and see the children's keys.
@@ -3746,7 +3750,7 @@ class Module:
         return destination
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
-        r"""Register a private load_state_dict pre-hook. / 注册私有的 load_state_dict 前置钩子。
+        r"""Register a private load_state_dict pre-hook. / 注册私有的 load_state_dict 预钩子。
 
         === "中文"
 
@@ -3782,7 +3786,7 @@ class Module:
         === "中文"
 
             公开接口，签名 `hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs) -> None`，
-            即带模块的私有前置钩子。1.5.1 中没有。
+            即带模块的私有预钩子。1.5.1 中没有。
 
         === "English"
 
@@ -3805,14 +3809,16 @@ class Module:
 
             签名 `hook(module, incompatible_keys) -> None`。`incompatible_keys` 的两个列表可以
             就地修改（例如忽略某些缺失键）；钩子返回非 `None` 会触发 `AssertionError`。
-            即使 `strict=False`，钩子对列表的修改也会影响最终是否报错。1.5.1 中没有。
+            钩子对列表的修改决定严格加载最终是否报错；`strict=False` 时它们只改变返回的列表。
+            1.5.1 中没有。
 
         === "English"
 
             Signature `hook(module, incompatible_keys) -> None`. The two lists of
             `incompatible_keys` may be edited in place (to ignore some missing keys, say); a
             non-`None` return raises `AssertionError`. The edits decide whether strict loading
-            finally fails. Not in 1.5.1.
+            finally fails; with `strict=False` they only change the returned lists.
+            Not in 1.5.1.
 
         Args:
             hook: The hook. / 钩子。
@@ -3840,7 +3846,7 @@ class Module:
 
             步骤：
 
-            1. 运行本模块的加载前置钩子，它们可以就地改写 `state_dict`（例如重命名旧键）。
+            1. 运行本模块的加载预钩子，它们可以就地改写 `state_dict`（例如重命名旧键）。
             2. 收集本模块的参数与持久缓冲区（跳过 `None`），读出 `assign` 标志与 swap 开关。
             3. 逐个检查：键不在字典里 → 记入 `missing_keys`（`load_state_dict` 总是以
                `strict=True` 调用本方法）；值不是张量 → 记一条错误；形状不同 → 记
@@ -3891,7 +3897,7 @@ class Module:
             unexpected_keys: List to append unexpected keys to. / 追加多余键的列表。
             error_msgs: List to append error messages to. / 追加错误信息的列表。
         """
-        # 中: 第 1 步：前置钩子先于一切检查运行，可以就地改写本模块的字典（例如把旧键改名）。
+        # 中: 第 1 步：预钩子先于一切检查运行，可以就地改写本模块的字典（例如把旧键改名）。
         # 中: `load_state_dict` 之后才从这个字典切出子模块的字典，所以改动也会传到子模块；
         # 中: 调用者自己的字典不受影响（`load_state_dict` 已经复制过）。
         # EN: Step 1: pre-hooks run before any check and may rewrite this module's dict in place
@@ -3902,6 +3908,10 @@ class Module:
                 state_dict,
                 prefix,
                 local_metadata,
+                # 中: 经 `load_state_dict` 调用时，钩子看到的 `strict` 总是 True，
+                # 中: 与调用者传的无关。
+                # EN: Called from `load_state_dict`, the hook always sees `strict` True, whatever
+                # EN: the caller passed.
                 strict,
                 missing_keys,
                 unexpected_keys,
@@ -3953,7 +3963,7 @@ class Module:
                     continue
 
                 # 中: 未初始化的（惰性）参数没有形状，跳过两项形状检查：
-                # 中: 惰性模块的前置钩子（第 1 步）通常已把它物化；
+                # 中: 惰性模块的预钩子（第 1 步）通常已把它物化；
                 # 中: 普通模块里的未初始化参数会在第 4 步复制失败，记为错误。
                 # 中: 唯一的形状宽容来自旧检查点：torch 自己的注释说，0.3.x 把 0 维张量存成形状 [1]，
                 # 中: 0.4 起才有 0 维张量，所以这时取出其中的元素。
@@ -4026,12 +4036,10 @@ class Module:
                                     "module_load returned one of self or other, please .detach() "
                                     "the result if returning one of the inputs in module_load"
                                 )
-                            # 中: 保持 `Parameter` 类型与 `requires_grad` 后，`swap_tensors`
-                            # 中: 交换两个对象的内容：
-                            # 中: 参数对象身份不变，装的是新数据。
-                            # EN: Keep the `Parameter` type and `requires_grad`, then `swap_tensors`
-                            # EN: swaps the two objects' contents: the parameter object keeps its
-                            # EN: identity, now holding the new data.
+                            # 中: 参数交换后仍要是 `Parameter`，
+                            # 中: 并沿用原来的 `requires_grad`。
+                            # EN: A parameter must still be a `Parameter` after the swap, with its
+                            # EN: old `requires_grad`.
                             if isinstance(param, Parameter):
                                 if not isinstance(new_input_param, Parameter):
                                     new_input_param = Parameter(
@@ -4040,19 +4048,17 @@ class Module:
                                     )
                                 else:
                                     new_input_param.requires_grad_(param.requires_grad)
+                            # 中: `swap_tensors` 交换两个对象的内容：
+                            # 中: 参数对象身份不变，装的是新数据。
+                            # EN: `swap_tensors` swaps the two objects' contents: the parameter
+                            # EN: object keeps its identity, now holding the new data.
                             torch.utils.swap_tensors(param, new_input_param)
                             del new_input_param
                         elif assign_to_params_buffers:
-                            # 中: `assign=True`：检查点里的张量本身顶替旧张量，经 `setattr`
-                            # 中: 由 `__setattr__` 归入参数或缓冲区。参数要保持为 `Parameter`
-                            # 中: 并沿用原来的 `requires_grad`。模块此后持有的是新对象：
-                            # 中: 之前建好的优化器仍指向旧对象。
-                            # 中: （所以优化器应在加载之后再建。）
-                            # EN: `assign=True`: the checkpoint's tensor itself takes the place of
-                            # EN: the old one, through `setattr`, so `__setattr__` files it as a
-                            # EN: parameter or buffer. A parameter stays a `Parameter` and keeps its
-                            # EN: `requires_grad`. The module now holds a new object: an optimizer
-                            # EN: built before still points at the old one (so build it after).
+                            # 中: `assign=True`：参数要保持为 `Parameter`
+                            # 中: 并沿用原来的 `requires_grad`（包装不复制数据）。
+                            # EN: `assign=True`: a parameter stays a `Parameter` and keeps its
+                            # EN: `requires_grad` (wrapping copies no data).
                             if isinstance(param, Parameter):
                                 if not isinstance(input_param, Parameter):
                                     input_param = Parameter(
@@ -4060,6 +4066,14 @@ class Module:
                                     )
                                 else:
                                     input_param.requires_grad_(param.requires_grad)
+                            # 中: 检查点里的张量本身顶替旧张量，经 `setattr` 由 `__setattr__`
+                            # 中: 归入参数或缓冲区。模块此后持有的是新对象：
+                            # 中: 之前建好的优化器仍指向旧对象
+                            # 中: （所以优化器应在加载之后再建）。
+                            # EN: The checkpoint's tensor itself takes the old one's place, through
+                            # EN: `setattr`, so `__setattr__` files it as a parameter or buffer. The
+                            # EN: module now holds a new object: an optimizer built before still
+                            # EN: points at the old one (so build it after).
                             setattr(self, name, input_param)
                         else:
                             # 中: 默认：就地 `copy_`，参数对象与存储都不变，别处持有的引用
@@ -4088,21 +4102,23 @@ class Module:
             elif strict:
                 missing_keys.append(key)
 
-        # 中: 第 5 步：额外状态。看的是类有没有覆盖 `set_extra_state`：覆盖了而字典里没有
-        # 中: → 缺失的键（strict 时）；
-        # 中: 没覆盖而字典里有 → 多余的键。
+        # 中: 第 5 步：额外状态。看的是类有没有覆盖 `set_extra_state`：
+        # 中: 覆盖了而字典里没有 → 缺失的键（strict 时）。
         # EN: Step 5: the extra state. What counts is whether the class overrides `set_extra_state`:
-        # EN: overridden but absent from the dict, a missing key (when strict); not overridden but
-        # EN: present, an unexpected one.
+        # EN: overridden but absent from the dict, a missing key (when strict).
         extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
         if (
             getattr(self.__class__, "set_extra_state", Module.set_extra_state)
             is not Module.set_extra_state
         ):
+            # 中: 值原样交给 `set_extra_state`：额外状态可以是任意对象，不必是张量。
+            # EN: The value goes to `set_extra_state` as is: extra state may be any object.
             if extra_state_key in state_dict:
                 self.set_extra_state(state_dict[extra_state_key])
             elif strict:
                 missing_keys.append(extra_state_key)
+        # 中: 没覆盖而字典里有 → 多余的键（strict 时）。
+        # EN: Not overridden but present, an unexpected key (when strict).
         elif strict and (extra_state_key in state_dict):
             unexpected_keys.append(extra_state_key)
 
@@ -4141,15 +4157,16 @@ class Module:
             2. 复制一份字典（带上 `_metadata`），钩子可以改它而不影响调用者的字典。
             3. 从根开始深度优先，每个模块用 `_load_from_state_dict` 加载自己的张量（总是以
                `strict=True` 调用，所以每一层都收集缺失键与多余键）；传给子模块的字典先按前缀
-               过滤，只含属于它的键；子树加载完后运行该模块的加载后置钩子。
+               过滤，只含属于它的键；子树加载完后运行该模块的加载后钩子。
             4. `strict=True` 时缺失键与多余键作为错误信息放在最前（先“Missing”再“Unexpected”）。
             5. 有任何错误（包括 `strict=False` 时的尺寸不匹配）就合并成一个 `RuntimeError`：
-               `Error(s) in loading state_dict for 类名:` 后接以换行加制表符分隔的各条信息；
+               `Error(s) in loading state_dict for ClassName:`（ClassName 为根模块的类名）
+               后接以换行加制表符分隔的各条信息；
                否则返回缺失键与多余键。出错时已写入的张量不会回滚。
 
             `assign=True` 时不复制而是直接使用检查点中的张量（保留模块原参数的 `requires_grad`），
             常与 `meta` 设备上构建的模型配合使用。
-            1.5.1 → 2.13：新增 `assign`、后置钩子、非 Mapping 的 `TypeError`，子模块只收到过滤后的字典。
+            1.5.1 → 2.13：新增 `assign`、后钩子、非 Mapping 的 `TypeError`，子模块只收到过滤后的字典。
 
         === "English"
 
@@ -4166,8 +4183,8 @@ class Module:
             4. With `strict=True`, missing and unexpected keys lead the messages ("Missing"
                first, then "Unexpected").
             5. Any error (size mismatches included, even with `strict=False`) becomes one
-               `RuntimeError`: `Error(s) in loading state_dict for ClassName:` followed by the
-               messages, each after a newline and a tab; otherwise the missing and unexpected
+               `RuntimeError`: `Error(s) in loading state_dict for ClassName:` (the root
+               module's class name) followed by the messages, each after a newline and a tab; otherwise the missing and unexpected
                keys are returned. Tensors already written are not rolled back on an error.
 
             With `assign=True` the checkpoint's tensors are used instead of copied (keeping the
@@ -4232,7 +4249,7 @@ class Module:
 
                 每个模块取自己前缀对应的元数据；`assign` 通过元数据中的 `assign_to_params_buffers`
                 传下去。子模块拿到的是按前缀过滤后的字典，这样多余键的检查只在相关的键上进行。
-                子树加载完毕后运行本模块的加载后置钩子，它们看到的是到目前为止累积的键列表。
+                子树加载完毕后运行本模块的加载后钩子，它们看到的是到目前为止累积的键列表。
 
             === "English"
 
@@ -4247,7 +4264,7 @@ class Module:
                 prefix: The module's key prefix. / 模块的键前缀。
 
             Raises:
-                AssertionError: A post-hook returned a value. / 后置钩子返回了值。
+                AssertionError: A post-hook returned a value. / 后钩子返回了值。
             """
             # 中: 每个模块取自己前缀下的元数据（其中的版本号让子类的 `_load_from_state_dict`
             # 中: 迁移旧格式，BatchNorm 就这样补上 `num_batches_tracked`）；
@@ -4258,18 +4275,18 @@ class Module:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
             if assign:
                 local_metadata["assign_to_params_buffers"] = assign
-            # 中: `strict` 总是传 True：每一层都收集缺失键与多余键，是否据此报错只在最顶层决定。
-            # 中: 这样 `strict=False` 时也能返回完整的两张列表，后置钩子总能看到它们，
-            # 中: 子类覆盖的 `_load_from_state_dict`
-            # 中: 也不必知道调用者的 `strict`。
-            # EN: `strict` is always passed as True: every level collects missing and unexpected
-            # EN: keys, and whether they are an error is decided only at the top. So `strict=False`
-            # EN: still returns both full lists, post-hooks always see them, and an overriding
-            # EN: `_load_from_state_dict` need not know the caller's `strict`.
             module._load_from_state_dict(
                 local_state_dict,
                 prefix,
                 local_metadata,
+                # 中: `strict` 总是传 True：每一层都收集缺失键与多余键，是否据此报错只在最顶层决定。
+                # 中: 这样 `strict=False` 时也能返回完整的两张列表，后钩子总能看到它们，
+                # 中: 子类覆盖的 `_load_from_state_dict`
+                # 中: 也不必知道调用者的 `strict`。
+                # EN: `strict` is always passed as True: every level collects missing and unexpected
+                # EN: keys, and whether they are an error is decided only at the top. So
+                # EN: `strict=False` still returns both full lists, post-hooks always see them, and
+                # EN: an overriding `_load_from_state_dict` need not know the caller's `strict`.
                 True,
                 missing_keys,
                 unexpected_keys,
@@ -4294,13 +4311,15 @@ class Module:
                         child_state_dict = {
                             k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
                         }
+                    # 中: 普通名字：第一次用到时分组一次，之后的子模块直接取自己的组。
+                    # EN: A plain name: group once, on first need; later children take their group.
                     else:
                         if groups is None:
                             groups = _group_keys_by_child(local_state_dict, prefix)
                         child_state_dict = groups.get(name, {})
                     load(child, child_state_dict, child_prefix)  # noqa: F821
 
-            # 中: 后置钩子在子树之后运行，所以子模块的先于父模块（自底向上）。它们看到的是共享
+            # 中: 后钩子在子树之后运行，所以子模块的先于父模块（自底向上）。它们看到的是共享
             # 中: 列表此刻的内容（包括父模块和前面兄弟追加的条目），可以就地修改，
             # 中: 从而改变最终的严格检查；
             # 中: 返回非 None 会抛 AssertionError。
@@ -4311,6 +4330,10 @@ class Module:
             incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
             for hook in module._load_state_dict_post_hooks.values():
                 out = hook(module, incompatible_keys)
+                # 中: 返回值不会被采用，所以干脆报错，
+                # 中: 提示改为就地修改（措辞与 torch 相同）。
+                # EN: A return value would be ignored, so it is an error pointing to in-place edits
+                # EN: (torch's wording).
                 if out is not None:
                     raise AssertionError(
                         "Hooks registered with ``register_load_state_dict_post_hook`` are not "
@@ -4339,6 +4362,8 @@ class Module:
                         ", ".join(f'"{k}"' for k in unexpected_keys)
                     ),
                 )
+            # 中: 后插入的 Missing 排到最前。
+            # EN: Missing, inserted last, ends up first.
             if len(missing_keys) > 0:
                 error_msgs.insert(
                     0,
@@ -4362,12 +4387,13 @@ class Module:
     def _named_members(
         self, get_members_fn, prefix="", recurse=True, remove_duplicate: bool = True
     ):
-        r"""Yield `(dotted name, member)` over the tree. / 在模块树上逐个产出 `(点号名, 成员)`。
+        r"""Yield `(dotted name, member)` over the tree. / 在模块树上逐个产出 `(dotted name, member)`（点号名与成员）。
 
         === "中文"
 
             `named_parameters` 与 `named_buffers` 的共同实现：遍历 `named_modules`（`recurse=False`
-            时只看自身），对每个模块调用 `get_members_fn` 取出 `(名字, 张量)`，跳过 `None`。
+            时只看自身 `self`），对每个模块调用 `get_members_fn` 取出 `(name, tensor)` 对，
+            跳过 `None`。
             `remove_duplicate=True` 时用一个集合记住已产出的张量，被多个模块共享的参数只产出一次
             （以第一次遇到的名字）；同时 `named_modules` 也会去掉重复的模块。
             1.5.1 → 2.13：新增 `remove_duplicate`。
@@ -4382,20 +4408,32 @@ class Module:
             1.5.1 → 2.13: `remove_duplicate` was added.
 
         Args:
-            get_members_fn: Module → iterable of `(name, tensor)`. / 模块 → `(名字, 张量)` 的可迭代对象。
+            get_members_fn: Module → iterable of `(name, tensor)`. / 模块 → `(name, tensor)` 的可迭代对象。
             prefix: Prefix for every name. / 每个名字的前缀。
             recurse: Include submodules. / 是否包含子模块。
             remove_duplicate: Yield each tensor once. / 每个张量是否只产出一次。
 
         Yields:
-            `(name, member)` pairs. / `(名字, 成员)` 对。
+            `(name, member)` pairs. / `(name, member)` 对。
         """
+        # 中: `memo` 按对象身份记住已产出的张量（张量的哈希就是 `id`）。要遍历的模块：
+        # 中: `recurse` 时用 `named_modules`（同一个 `remove_duplicate` 也去掉重复的模块），
+        # 中: 否则只有自身 `self`，名字就是 `prefix`。
+        # EN: `memo` remembers the tensors yielded, by identity (a tensor's hash is its `id`). The
+        # EN: modules to walk: `named_modules` when `recurse` (the same `remove_duplicate` drops
+        # EN: repeated modules as well), else `self` alone, named `prefix`.
         memo = set()
         modules = (
             self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
             if recurse
             else [(prefix, self)]
         )
+        # 中: 跳过 None 槽位；`remove_duplicate` 时共享的张量只以先序遍历中第一次遇到的名字产出
+        # 中: （例如 `a.p` 与 `b.q` 是同一个参数时只产出 `a.p`）。
+        # 中: 生成器是惰性的：边遍历边产出。
+        # EN: None slots are skipped; with `remove_duplicate` a shared tensor comes out once, under
+        # EN: the first name met in pre-order (`a.p`, not `b.q`, for one parameter under both). It
+        # EN: is a lazy generator, yielding as it walks.
         for module_prefix, module in modules:
             members = get_members_fn(module)
             for k, v in members:
@@ -4403,6 +4441,8 @@ class Module:
                     continue
                 if remove_duplicate:
                     memo.add(v)
+                # 中: 点号路径：根的前缀为空时不加点。
+                # EN: The dotted path: no dot after an empty root prefix.
                 name = module_prefix + ("." if module_prefix else "") + k
                 yield name, v
 
@@ -4432,7 +4472,7 @@ class Module:
     def named_parameters(
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Parameter]]:
-        r"""Iterate over `(dotted name, parameter)`. / 遍历 `(点号名, 参数)`。
+        r"""Iterate over `(dotted name, parameter)`. / 遍历 `(dotted name, parameter)`（点号名与参数）。
 
         === "中文"
 
@@ -4485,7 +4525,7 @@ class Module:
     def named_buffers(
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
-        r"""Iterate over `(dotted name, buffer)`. / 遍历 `(点号名, 缓冲区)`。
+        r"""Iterate over `(dotted name, buffer)`. / 遍历 `(dotted name, buffer)`（点号名与缓冲区）。
 
         === "中文"
 
@@ -4532,7 +4572,7 @@ class Module:
             yield module
 
     def named_children(self) -> Iterator[tuple[str, "Module"]]:
-        r"""Iterate over `(name, direct child)`. / 遍历 `(名字, 直接子模块)`。
+        r"""Iterate over `(name, direct child)`. / 遍历 `(name, direct child)`（名字与直接子模块）。
 
         === "中文"
 
@@ -4584,24 +4624,37 @@ class Module:
         prefix: str = "",
         remove_duplicate: bool = True,
     ):
-        r"""Iterate over `(dotted name, module)` of the whole tree. / 遍历整棵树的 `(点号名, 模块)`。
+        r"""Iterate over `(dotted name, module)` of the whole tree. / 遍历整棵树的 `(dotted name, module)`（点号名与模块）。
 
         === "中文"
 
-            前序深度优先：先产出自身（名字为 `prefix`，默认 `""`），再递归每个子模块。
-            `memo` 集合在整个递归中共享：`remove_duplicate=True` 时被登记的模块不会再产出，
-            也不会再进入它的子树——所以共享的子模块只出现一次，且环状引用不会无限递归。
-            `remove_duplicate=False` 时不登记，重复的模块会以各自的路径出现。
-            1.5.1 → 2.13：新增 `remove_duplicate`。
+            前序深度优先，步骤：
+
+            1. 第一次调用时新建 `memo` 集合，之后整个递归共享它。
+            2. 已在 `memo` 里的模块连同它的子树一起跳过。
+            3. `remove_duplicate=True` 时把自身 `self` 登记进 `memo`，然后产出
+               `(prefix, self)`（`prefix` 默认为 `""`）。
+            4. 按登记顺序递归每个直接子模块（跳过 `None` 槽位），名字用点号连接。
+
+            于是 `remove_duplicate=True` 时共享的子模块只出现一次，环状引用也不会无限递归；
+            `remove_duplicate=False` 时不登记，重复的模块会以各自的路径出现，而环会一直递归到
+            `RecursionError`。1.5.1 → 2.13：新增 `remove_duplicate`。
 
         === "English"
 
-            Pre-order depth first: `self` first (named `prefix`, `""` by default), then each
-            child recursively. The `memo` set is shared across the recursion: with
-            `remove_duplicate=True` a recorded module is neither yielded again nor re-entered —
-            a shared child appears once, and a cycle does not recurse forever.
-            With `remove_duplicate=False` nothing is recorded and a repeated module appears
-            under each of its paths. 1.5.1 → 2.13: `remove_duplicate` was added.
+            Pre-order depth first, in steps:
+
+            1. The first call creates the `memo` set; the whole recursion then shares it.
+            2. A module already in `memo` is skipped, subtree and all.
+            3. With `remove_duplicate=True`, `self` is recorded in `memo`; then
+               `(prefix, self)` is yielded (`prefix` is `""` by default).
+            4. Recurse into each child in registration order (skipping `None` slots), the names
+               joined with dots.
+
+            So with `remove_duplicate=True` a shared child appears once and a cycle does not
+            recurse forever; with `remove_duplicate=False` nothing is recorded, a repeated module
+            appears under each of its paths, and a cycle recurses until `RecursionError`.
+            1.5.1 → 2.13: `remove_duplicate` was added.
 
         Args:
             memo: Modules already seen (internal). / 已经见过的模块（内部使用）。
@@ -4611,12 +4664,22 @@ class Module:
         Yields:
             `(name, module)` pairs. / `(名字, 模块)` 对。
         """
+        # 中: 第 1 步：只有最外层调用新建集合；递归时把同一个 `memo` 传下去。
+        # EN: Step 1: only the outermost call creates the set; the recursion passes the same `memo`.
         if memo is None:
             memo = set()
+        # 中: 第 2、3 步：见过的模块（共享或成环）整棵子树都跳过；否则先登记
+        # 中: （仅 `remove_duplicate` 时）再产出自身，先序：父模块总在子模块之前。
+        # EN: Steps 2 and 3: a module seen before (shared, or in a cycle) is skipped with its
+        # EN: subtree; else record it (with `remove_duplicate` only), then yield it, parents first.
         if self not in memo:
             if remove_duplicate:
                 memo.add(self)
             yield prefix, self
+            # 中: 第 4 步：按登记顺序递归直接子模块，跳过 None 槽位；名字用点号连接，
+            # 中: 根的前缀为空时不加点。
+            # EN: Step 4: recurse into the children in registration order, skipping None slots;
+            # EN: names joined with dots, with no dot after an empty root prefix.
             for name, module in self._modules.items():
                 if module is None:
                     continue
@@ -4648,6 +4711,12 @@ class Module:
         Raises:
             ValueError: `mode` is not a bool. / `mode` 不是 bool。
         """
+        # 中: 先查类型再改动，所以非 bool 不会留下改了一半的树。
+        # 中: 经 `children()` 递归：跳过 None 槽位，共享的子模块只设一次；
+        # 中: 但没有环检测，模块树成环时会无限递归。
+        # EN: The type is checked before any change, so a non-bool leaves no half-set tree. The
+        # EN: recursion goes through `children()`: None slots skipped, a shared child set once; no
+        # EN: cycle check, though, so a module tree with a cycle recurses without end.
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
@@ -4664,7 +4733,7 @@ class Module:
 
         === "English"
 
-            Not the same as `torch.no_grad()`: it changes layer behaviour only, not gradient
+            Not the same as `torch.no_grad()`: it changes layer behavior only, not gradient
             recording. Unchanged since 1.5.1.
 
         Returns:
@@ -4715,6 +4784,12 @@ class Module:
         Args:
             set_to_none: Set grads to `None` instead of zero. / 将梯度设为 `None` 而不是清零。
         """
+        # 中: DataParallel 副本的参数是从原模块可微地复制来的非叶子张量，不累积梯度，
+        # 中: 而且只是普通属性，副本的参数表是空的：
+        # 中: 下面的循环什么也不做，所以只发警告。
+        # EN: A DataParallel replica's parameters are differentiable copies of the original's,
+        # EN: non-leaf tensors that accumulate no gradient, held as plain attributes with an empty
+        # EN: parameter table: the loop below does nothing, hence only a warning.
         if getattr(self, "_is_replica", False):
             warnings.warn(
                 "Calling .zero_grad() from a module created with nn.DataParallel() has no effect. "
@@ -4724,10 +4799,24 @@ class Module:
                 stacklevel=2,
             )
 
+        # 中: 默认 `set_to_none`：直接丢掉梯度张量，省内存；
+        # 中: 下一次反向传播重新分配并直接写入，不必先在零上累加。
+        # 中: 共享参数只出现一次（`parameters()` 已去重）。
+        # EN: By default (`set_to_none`) the gradient tensor is dropped, saving memory; the next
+        # EN: backward allocates and writes afresh instead of accumulating onto zeros. A shared
+        # EN: parameter comes once (`parameters()` removes duplicates).
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:
                     p.grad = None
+                # 中: 就地清零，梯度对象不变（别处持有的引用仍有效）。
+                # 中: 梯度若带 grad_fn（`create_graph=True` 的反向传播产生的），
+                # 中: 先 `detach_()` 让它脱离计算图，
+                # 中: 否则只关掉它的 `requires_grad`；然后 `zero_()`。
+                # EN: Zero in place, keeping the gradient object (references held elsewhere stay
+                # EN: valid). A gradient with a grad_fn (from a `create_graph=True` backward) is
+                # EN: first cut from the graph with `detach_()`, else only its `requires_grad` is
+                # EN: turned off; then `zero_()`.
                 else:
                     if p.grad.grad_fn is not None:
                         p.grad.detach_()
@@ -4795,9 +4884,10 @@ class Module:
 
         === "中文"
 
-            格式：`类名(` + 内容 + `)`。内容由 `extra_repr()` 的各行与每个子模块的
-            `(名字): 子模块repr` 组成，子模块 repr 用 `_addindent` 缩进两格。只有一行 extra 且没有
-            子模块时写在同一行，否则每行单独缩进。值为 `None` 的子模块槽位打印为 `(名字): None`。
+            格式：`ClassName(` + 内容 + `)`（ClassName 即类名）。内容由 `extra_repr()` 的各行与
+            每个子模块的 `(name): child repr`（名字与子模块的 repr）组成，子模块 repr 用
+            `_addindent` 缩进两格。只有一行 extra 且没有子模块时写在同一行，否则每行单独缩进。
+            值为 `None` 的子模块槽位打印为 `(name): None`。
             自 1.5.1 起格式不变。
 
         === "English"
@@ -4816,6 +4906,12 @@ class Module:
         # EN: An empty string would split into [''], hence the check.
         if extra_repr:
             extra_lines = extra_repr.split("\n")
+        # 中: 每个子模块槽位递归取 repr（值为 None 的槽位显示为 `None`）；
+        # 中: `_addindent` 把除第一行外的各行再缩进 2 格，
+        # 中: 于是嵌套几层就缩进几层。extra 的各行排在子模块之前。
+        # EN: Each child slot's repr, recursively (a slot holding None shows `None`); `_addindent`
+        # EN: indents every line but the first by 2 more spaces, so each nesting level adds one
+        # EN: indent. The extra lines come before the children.
         child_lines = []
         for key, module in self._modules.items():
             mod_str = repr(module)
@@ -4861,8 +4957,12 @@ class Module:
         buffers = list(self._buffers.keys())
         keys = module_attrs + attrs + parameters + modules + buffers
 
-        # 中: 去掉不是合法 Python 标识符的名字。
-        # EN: Drop names that are not valid Python identifiers.
+        # 中: 去掉以数字开头的名字（如 `Sequential` 的 "0"），它们不能用点号访问。
+        # 中: 只看首字符，所以其它非法名字（例如经 `setattr` 留下的含点名字 "a.b"）
+        # 中: 仍会列出，与 torch 相同。
+        # EN: Drop names starting with a digit (`Sequential`'s "0"), unreachable with a dot. Only
+        # EN: the first character is checked, so other invalid names (a dotted "a.b" left by
+        # EN: `setattr`) are still listed, as in torch.
         keys = [key for key in keys if not key[0].isdigit()]
 
         return sorted(keys)
@@ -4872,27 +4972,38 @@ class Module:
 
         === "中文"
 
-            绕过 `__init__` 直接创建同类对象，复制实例字典；参数表清空（由复制过程在目标 GPU 上
-            以可微的方式重新填入），缓冲区与子模块表复制为新字典，并标记 `_is_replica`
-            （`zero_grad` 据此警告）。
+            绕过 `__init__` 直接创建同类对象，复制实例字典；参数表清空（复制过程随后把在目标 GPU 上
+            可微地复制出的参数作为普通属性写入实例字典，不放回参数表），缓冲区与子模块表复制为
+            新字典，并标记 `_is_replica`（`zero_grad` 据此警告）。
             1.5.1 → 2.13：三张表变为普通 dict；新增 `_is_replica` 标记。
 
         === "English"
 
             Creates an object of the same class without `__init__` and copies the instance
-            dict; the parameter table is emptied (the replication fills it again, differentiably,
-            on the target GPU), the buffer and module tables become new dicts, and `_is_replica`
-            is set (`zero_grad` warns because of it).
+            dict; the parameter table is emptied (the replication then writes the parameters,
+            copied differentiably onto the target GPU, into the instance dict as plain
+            attributes, not back into the table), the buffer and module tables become new dicts,
+            and `_is_replica` is set (`zero_grad` warns because of it).
             1.5.1 → 2.13: the tables are plain dicts; the `_is_replica` mark is new.
 
         Returns:
             The replica. / 副本。
         """
+        # 中: 不经 `__init__`，实例字典是浅拷贝：
+        # 中: 钩子表等其余条目与原模块共用同一个对象。
+        # EN: No `__init__`; the instance dict is a shallow copy: the hook tables and other
+        # EN: entries are the very objects of the original module.
         replica = self.__new__(type(self))
         replica.__dict__ = self.__dict__.copy()
 
-        # 中: 副本的参数不是叶子张量，而是广播得到的普通张量，所以参数表先清空。
-        # EN: A replica's parameters are broadcast (non-leaf) tensors, not leaves, so the table starts empty.
+        # 中: 副本的参数是广播得到的非叶子张量，不是 `Parameter`。参数表清空后，复制过程
+        # 中: 用 `setattr` 写它们时，`__setattr__` 会把它们当普通属性放进实例字典；名字若还在
+        # 中: 参数表里，赋非 `Parameter` 会抛 TypeError。
+        # 中: 三张表必须是新对象，否则会改到原模块。
+        # EN: A replica's parameters are broadcast non-leaf tensors, not `Parameter`s. With the
+        # EN: table emptied, the replication's `setattr` makes `__setattr__` file them as plain
+        # EN: attributes; a name still in the table would reject a non-`Parameter` with a
+        # EN: TypeError. The three tables must be new objects, or edits would reach the original.
         replica._parameters = {}
         replica._buffers = replica._buffers.copy()
         replica._modules = replica._modules.copy()

@@ -48,7 +48,7 @@ class LocalResponseNorm(Module):
 
     === "English"
 
-        Each value is divided by a function of the squared sum over `size` neighbouring
+        Each value is divided by a function of the squared sum over `size` neighboring
         channels: `b_c = a_c / (k + alpha / n * sum(a_{c'}^2)) ** beta`. It owns no parameter
         and no buffer, only four hyper-parameters.
 
@@ -78,7 +78,7 @@ class LocalResponseNorm(Module):
             Only records the numbers; there is no tensor to create.
 
         Args:
-            size: Number of neighbouring channels used. / 参与求和的相邻通道数。
+            size: Number of neighboring channels used. / 参与求和的相邻通道数。
             alpha: Multiplicative factor. / 乘法系数。
             beta: Exponent. / 指数。
             k: Additive constant. / 加性常数。
@@ -164,7 +164,7 @@ class CrossMapLRN2d(Module):
             As for `LocalResponseNorm`, except that `k` defaults to the int 1.
 
         Args:
-            size: Number of neighbouring channels used. / 参与求和的相邻通道数。
+            size: Number of neighboring channels used. / 参与求和的相邻通道数。
             alpha: Multiplicative factor. / 乘法系数。
             beta: Exponent. / 指数。
             k: Additive constant. / 加性常数。

@@ -333,7 +333,7 @@ class RNNBase(Module):
         self._all_weights = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                # 中: 有投影时隐状态 h 的宽度是 proj_size；第 2 层起的输入是上一层各方向 h 的拼接。
+                # 中: 有投影时隐状态 h 的宽度是 proj_size；从第二层起，输入是前一层各方向 h 的拼接。
                 # EN: With a projection, h is proj_size wide; later layers take the concatenated h
                 # EN: of all directions below.
                 real_hidden_size = proj_size if proj_size > 0 else hidden_size
@@ -641,9 +641,9 @@ class RNNBase(Module):
                     f"RNN input dtype ({input.dtype}) does not match weight dtype ({self._flat_weights[0].dtype}). "
                     f"Convert input: input.to({self._flat_weights[0].dtype}), or convert model: model.to({input.dtype})"
                 )
-        # 中: 打包数据是 `(各序列长度之和, input_size)`，二维；其余必须是三维（无批次输入已由
+        # 中: 打包数据是 `(sum(lengths), input_size)`，2 维；其余必须是 3 维（无批次输入已由
         # 中: `forward` 补上批次维）。
-        # EN: Packed data is `(sum of lengths, input_size)`, 2-D; anything else must be 3-D
+        # EN: Packed data is `(sum(lengths), input_size)`, 2-D; anything else must be 3-D
         # EN: (`forward` has already given unbatched input a batch dimension).
         expected_input_dim = 2 if batch_sizes is not None else 3
         if input.dim() != expected_input_dim:
@@ -1072,8 +1072,8 @@ class RNN(RNNBase):
         Raises:
             ValueError: `proj_size` given or unknown nonlinearity. / 传了 `proj_size` 或非线性未知。
         """
-        # 中: 只拦关键字形式的 `proj_size`：第 9 个位置参数会漏过去，造出带 `weight_hr_l0` 的 RNN，
-        # 中: 默认隐状态随后在 `forward` 里形状不符（torch 也如此）。`nonlinearity` 是第 4 个位置
+        # 中: 只拦关键字形式的 `proj_size`：第九个位置参数会漏过去，造出带 `weight_hr_l0` 的 RNN，
+        # 中: 默认隐状态随后在 `forward` 里形状不符（torch 也如此）。`nonlinearity` 是第四个位置
         # 中: 参数，取出后从 `args` 删掉，剩下的正好对上 `RNNBase` 的位置顺序；没按位置给就从
         # 中: `kwargs` 取，默认 `"tanh"`。在 `Module.__init__` 之前给 `self` 赋值可行，因为普通
         # 中: 字符串属性不需要模块的内部字典。
@@ -1138,9 +1138,9 @@ class RNN(RNNBase):
         # EN: first so that the kernel sees the current parameters.
         self._update_flat_weights()
 
-        # 中: 打包输入：拆出数据 `(各序列长度之和, input_size)`、每个时间步的批大小 `batch_sizes`，
+        # 中: 打包输入：拆出数据 `(sum(lengths), input_size)`、每个时间步的批大小 `batch_sizes`，
         # 中: 以及两个排列。最大批大小是 `batch_sizes[0]`。
-        # EN: Packed input: unpack the data `(sum of lengths, input_size)`, the per-step batch
+        # EN: Packed input: unpack the data `(sum(lengths), input_size)`, the per-step batch
         # EN: sizes `batch_sizes` and the two permutations. The largest batch is `batch_sizes[0]`.
         num_directions = 2 if self.bidirectional else 1
         orig_input = input
@@ -1169,7 +1169,7 @@ class RNN(RNNBase):
                 # EN: silently dropped rather than reported (as in torch).
                 hx = self.permute_hidden(hx, sorted_indices)
         else:
-            # 中: 普通张量：没有 `batch_sizes`；只接受二维（无批次）或三维。
+            # 中: 普通张量：没有 `batch_sizes`；只接受 2 维（无批次）或 3 维。
             # EN: A plain tensor: no `batch_sizes`; only 2-D (unbatched) or 3-D is accepted.
             batch_sizes = None
             if input.dim() not in (2, 3):
@@ -1182,7 +1182,7 @@ class RNN(RNNBase):
             batch_dim = 0 if self.batch_first else 1
             if not is_batched:
                 input = input.unsqueeze(batch_dim)
-                # 中: hx（若给出）必须是二维，批次维补在第 1 维——隐状态的批次维总在第 1 维，
+                # 中: hx（若给出）必须是 2 维，批次维补在第 1 维——隐状态的批次维总在第 1 维，
                 # 中: 与 `batch_first` 无关。
                 # EN: hx, if given, must be 2-D and gets its batch dimension at 1, since hidden
                 # EN: states always keep the batch in dimension 1, whatever `batch_first` says.
@@ -1193,7 +1193,7 @@ class RNN(RNNBase):
                         )
                     hx = hx.unsqueeze(1)
             else:
-                # 中: 有批次时 hx（若给出）必须是三维。
+                # 中: 有批次时 hx（若给出）必须是 3 维。
                 # EN: Batched: hx, if given, must be 3-D.
                 if hx is not None and hx.dim() != 3:
                     raise RuntimeError(
@@ -1509,7 +1509,7 @@ class LSTM(RNNBase):
                 # EN: number of RNN parameters".
                 hx = self.permute_hidden(hx, sorted_indices)
         else:
-            # 中: 普通张量：只接受二维或三维；无批次输入补批次维（同 `RNN.forward`）。
+            # 中: 普通张量：只接受 2 维或 3 维；无批次输入补批次维（同 `RNN.forward`）。
             # EN: A plain tensor: 2-D or 3-D only; unbatched input gets a batch dimension (as in
             # EN: `RNN.forward`).
             if input.dim() not in (2, 3):
@@ -1550,7 +1550,7 @@ class LSTM(RNNBase):
                 # EN: the input (dtype, rank, features).
                 self.check_forward_args(input, hx, batch_sizes)
             else:
-                # 中: 用户给的状态：h 与 c 的维数都要与输入相符（有批次为三维，无批次为二维），
+                # 中: 用户给的状态：h 与 c 的维数都要与输入相符（有批次为 3 维，无批次为 2 维），
                 # 中: 报错信息把两者的维数一起列出；无批次时两者都在第 1 维补批次维。
                 # EN: A user-given state: h and c must both match the input's rank (3-D batched,
                 # EN: 2-D unbatched), and the message lists both ranks; when unbatched both get
@@ -1563,7 +1563,7 @@ class LSTM(RNNBase):
                         )
                         raise RuntimeError(msg)
                 else:
-                    # 中: 无批次：两者都必须是二维，然后各自在第 1 维补批次维。
+                    # 中: 无批次：两者都必须是 2 维，然后各自在第 1 维补批次维。
                     # EN: Unbatched: both must be 2-D, then each gets a batch dimension at 1.
                     if hx[0].dim() != 2 or hx[1].dim() != 2:
                         msg = (
@@ -1732,7 +1732,7 @@ class GRU(RNNBase):
                 # EN: the check.
                 hx = self.permute_hidden(hx, sorted_indices)
         else:
-            # 中: 普通张量：二维或三维；无批次时输入在 `batch_dim`、hx 在第 1 维补批次维，
+            # 中: 普通张量：2 维或 3 维；无批次时输入在 `batch_dim`、hx 在第 1 维补批次维，
             # 中: 报错文字与 `RNN.forward` 相同（前缀为 `GRU:`）。
             # EN: A plain tensor: 2-D or 3-D; when unbatched, the input gets a batch dimension at
             # EN: `batch_dim` and hx at 1, with `RNN.forward`'s messages (prefix `GRU:`).
@@ -1745,7 +1745,7 @@ class GRU(RNNBase):
             batch_dim = 0 if self.batch_first else 1
             if not is_batched:
                 input = input.unsqueeze(batch_dim)
-                # 中: ……hx（若给出）须为二维，并在第 1 维补批次维。
+                # 中: ……hx（若给出）须为 2 维，并在第 1 维补批次维。
                 # EN: ... and hx, if given, must be 2-D and gets it at 1.
                 if hx is not None:
                     if hx.dim() != 2:
@@ -1754,7 +1754,7 @@ class GRU(RNNBase):
                         )
                     hx = hx.unsqueeze(1)
             else:
-                # 中: 有批次时 hx（若给出）必须是三维。
+                # 中: 有批次时 hx（若给出）必须是 3 维。
                 # EN: Batched: hx, if given, must be 3-D.
                 if hx is not None and hx.dim() != 3:
                     raise RuntimeError(
@@ -2060,7 +2060,7 @@ class RNNCell(RNNCellBase):
             RuntimeError: Unknown nonlinearity. / 非线性未知。
         """
         # 中: 单元的输入是一个时间步：`(batch, input_size)` 或无批次的 `(input_size,)`；hx 也只能是
-        # 中: 一维或二维。这里只查维数，输入与 hx 是否一致（都带批次或都不带）并不检查。
+        # 中: 1 维或 2 维。这里只查维数，输入与 hx 是否一致（都带批次或都不带）并不检查。
         # EN: A cell's input is one time step: `(batch, input_size)` or unbatched
         # EN: `(input_size,)`; hx may only be 1-D or 2-D too. Only ranks are checked here, not
         # EN: whether input and hx agree (both batched or both not).
@@ -2189,7 +2189,7 @@ class LSTMCell(RNNCellBase):
         Raises:
             ValueError: Input or a state not 1-D/2-D. / 输入或某个状态不是 1/2 维。
         """
-        # 中: 输入一维或二维；状态 (h, c) 的每个元素也要一维或二维，报错里用 `hx[0]`/`hx[1]`
+        # 中: 输入 1 维或 2 维；状态 (h, c) 的每个元素也要 1 维或 2 维，报错里用 `hx[0]`/`hx[1]`
         # 中: 指明是哪一个。
         # EN: The input is 1-D or 2-D; each element of the state (h, c) must be too, and the
         # EN: message names which one via `hx[0]`/`hx[1]`.

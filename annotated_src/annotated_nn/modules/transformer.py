@@ -126,7 +126,8 @@ def _get_seq_len(src: Tensor, batch_first: bool) -> int | None:
     if src.is_nested:
         return None
     else:
-        # 中: 普通张量：二维是无批次的 `(S, E)`；三维在 `batch_first` 时是 `(N, S, E)`，否则是 `(S, N, E)`。
+        # 中: 普通张量：2 维是无批次的 `(S, E)`；3 维在 `batch_first` 时是 `(N, S, E)`，
+        # 中: 否则是 `(S, N, E)`。
         # EN: Ordinary tensor: 2-D is unbatched `(S, E)`; 3-D is `(N, S, E)` with `batch_first`,
         # EN: otherwise `(S, N, E)`.
         src_size = src.size()
@@ -290,7 +291,7 @@ class Transformer(Module):
             self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
 
         # 中: 两个堆叠都建好后统一重新初始化：所有矩阵（包括自定义编码器/解码器的，以及
-        # 中: MultiheadAttention 打包成一个 `(3E, E)` 矩阵的 `in_proj_weight`）被覆盖，一维参数不变。
+        # 中: MultiheadAttention 打包成一个 `(3E, E)` 矩阵的 `in_proj_weight`）被覆盖，1 维参数不变。
         # EN: Re-initialize once both stacks exist: every matrix is overwritten (a custom
         # EN: encoder's/decoder's too, and MultiheadAttention's packed `(3E, E)` `in_proj_weight`
         # EN: as one matrix); 1-D parameters keep their values.
@@ -348,7 +349,7 @@ class Transformer(Module):
         Raises:
             RuntimeError: Batch or feature sizes disagree. / 批大小或特征维不一致。
         """
-        # 中: 批大小只在 `src` 是三维时检查（`is_batched` 只看 `src`）；无批次输入只做下面的
+        # 中: 批大小只在 `src` 是 3 维时检查（`is_batched` 只看 `src`）；无批次输入只做下面的
         # 中: 特征维检查。报错文字与 torch 相同。
         # EN: Batch sizes are compared only when `src` is 3-D (`is_batched` looks at `src` alone);
         # EN: unbatched input gets only the feature check below. Messages match torch's.
@@ -659,7 +660,7 @@ class TransformerEncoder(Module):
 
         # 中: 第 2 步：嵌套张量（“稀疏”）路径的运行时条件，第一条不满足的原因生效，文字与 torch
         # 中: 相同：全局开关 `torch.backends.mha`、构造时的结论（旧 pickle 可能没有该属性）、
-        # 中: 评估模式、三维有批次输入、必须有填充掩码（没有它就没有可跳过的位置）。
+        # 中: 评估模式、3 维有批次输入、必须有填充掩码（没有它就没有可跳过的位置）。
         # EN: Step 2: the run-time conditions of the nested-tensor ("sparsity") path; the first
         # EN: failing reason wins, worded as torch's: the global `torch.backends.mha` switch, the
         # EN: verdict from construction (old pickles may lack it), eval mode, batched 3-D input,
@@ -670,7 +671,7 @@ class TransformerEncoder(Module):
             why_not_sparsity_fast_path = "use_nested_tensor attribute not present"
         elif not self.use_nested_tensor:
             why_not_sparsity_fast_path = "self.use_nested_tensor (set in init) was not True"
-        # 中: 训练模式只看第一层；输入必须是三维有批次的。
+        # 中: 训练模式只看第一层；输入必须是 3 维有批次的。
         # EN: Training mode is read from the first layer only; the input must be batched 3-D.
         elif first_layer.training:
             why_not_sparsity_fast_path = f"{str_first_layer} was in training mode"
@@ -1144,7 +1145,7 @@ class TransformerEncoderLayer(Module):
         is_fastpath_enabled = torch.backends.mha.get_fastpath_enabled()
 
         # 中: 融合内核的条件，第一条不满足的原因生效（文字与 torch 相同，包括 torch 原文的语病）：
-        # 中: 全局开关、三维有批次输入……
+        # 中: 全局开关、3 维有批次输入……
         # EN: The fused kernel's conditions; the first failing reason wins (worded as torch's,
         # EN: its grammar slips included): the global switch, batched 3-D input ...
         why_not_sparsity_fast_path = ""
@@ -1650,7 +1651,7 @@ class TransformerDecoderLayer(Module):
             Branch output. / 分支输出。
         """
         # 中: 交叉注意力：query 为解码器状态 `x`，key 与 value 都是 `mem`；输出长度随 `x`，
-        # 中: 二维的 `attn_mask` 形状为 `(T, S)`（目标长 × 源长）。
+        # 中: 2 维的 `attn_mask` 形状为 `(T, S)`（目标长 × 源长）。
         # EN: Cross-attention: the query is the decoder state `x`, key and value are both `mem`;
         # EN: the output length follows `x`, and a 2-D `attn_mask` is `(T, S)` (target × source
         # EN: length).
@@ -1750,7 +1751,7 @@ def _detect_is_causal_mask(
 
         `is_causal` 明确给出时直接采用；为 `None` 且有掩码时，生成同尺寸的因果掩码逐元素比较。
         torch 用 `==` 而不是 `torch.equal`，本意是让带批维的掩码可以广播，但比较之前要求尺寸
-        完全相同，所以带批维（三维）的掩码永远不会被判定为因果掩码。
+        完全相同，所以带批维（3 维）的掩码永远不会被判定为因果掩码。
 
     === "English"
 

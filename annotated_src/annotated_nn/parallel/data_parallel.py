@@ -79,7 +79,7 @@ def _check_balance(device_ids: Sequence[int | torch.device]) -> None:
     dev_props = _get_devices_properties(device_ids)
 
     def warn_imbalance(get_prop: Any) -> bool:
-        r"""Warn if `get_prop` varies by more than 25%; say whether it did. / 若某属性差异超过 25% 则警告，并返回是否警告。
+        r"""Warn if `get_prop` varies by more than 25%; say whether it did. / 若 `get_prop` 取出的属性差异超过 25% 则警告，并返回是否警告。
 
         === "中文"
 
@@ -152,7 +152,8 @@ class DataParallel(Module, Generic[T]):
 
         Devices are fixed at construction: `device_ids` defaults to all visible GPUs,
         `output_device` to `device_ids[0]`. The wrapped module must already live on
-        `device_ids[0]` (with a single card the constructor moves it there for you).
+        `device_ids[0]` (with a single card the constructor moves it there for you with
+        `.to()`).
 
         Points to remember:
 

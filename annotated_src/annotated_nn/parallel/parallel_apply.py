@@ -42,7 +42,7 @@ def get_a_var(obj: Any) -> torch.Tensor | None:
 
         `parallel_apply` 的工作线程在设备为 `None` 时，用输入里第一个张量所在的设备作为该副本的
         设备。不过在 CUDA 上这条退路走不到：主线程已经用 `_get_device_index(None, True)` 把
-        `None` 换成了当前设备编号。dict 会按 `(键, 值)` 对逐个查找。
+        `None` 换成了当前设备编号。dict 会按 `(key, value)` 对逐个查找。
 
     === "English"
 
@@ -66,7 +66,7 @@ def get_a_var(obj: Any) -> torch.Tensor | None:
         for result in map(get_a_var, obj):
             if isinstance(result, torch.Tensor):
                 return result
-    # 中: dict 按 `(键, 值)` 对递归（每对是 tuple，走上面的分支），所以张量键也会被找到；
+    # 中: dict 按 `(key, value)` 对递归（每对是 tuple，走上面的分支），所以张量键也会被找到；
     # 中: 藏在其它对象（自定义类、dataclass）里的张量找不到。
     # EN: Dicts recurse over `(key, value)` pairs (each pair is a tuple, handled above), so a
     # EN: tensor key is found too; tensors held by other objects (custom classes, dataclasses)
@@ -184,7 +184,7 @@ def parallel_apply(
         device: int | torch.device | None = None,
         stream: Any = None,
     ) -> None:
-        r"""Run one replica and store its output or exception under `i`. / 运行一个副本，把输出或异常存到 `results[i]`。
+        r"""Run replica `i` and store its output or exception in `results[i]`. / 运行第 `i` 个副本，把输出或异常存到 `results[i]`。
 
         === "中文"
 
@@ -209,7 +209,7 @@ def parallel_apply(
         # EN: enabled and would build a graph even under `no_grad`).
         torch.set_grad_enabled(grad_enabled)
         # 中: 设备为 None 时退而用输入里第一个张量的设备。在 CUDA 上走不到这里（主线程已把 None
-        # 中: 换成当前设备）。若真走到且找不到张量：这个 ExceptionWrapper 不是在 except 里创建的，
+        # 中: 换成当前设备）。若真走到且找不到张量：这个 ExceptionWrapper 不是在 `except` 里创建的，
         # 中: 没有异常可包，`reraise()` 会抛 AttributeError 而不是这条信息（PyTorch 同样如此）。
         # EN: With a None device, fall back to the device of the first tensor in the input. On
         # EN: CUDA this is not reached (the main thread turned None into the current device). If it
@@ -229,7 +229,7 @@ def parallel_apply(
                     )
                 return
             device = t.get_device()
-        # 中: 防御性规整：主线程传来的设备已经是整数；流也已经在主线程取好，这里不会是 None。
+        # 中: 防御性规整：主线程传来的设备已经是整数；流也已经在主线程取好，这里 `stream` 不会是 None。
         # EN: Defensive normalization: the main thread already passes integer devices, and the
         # EN: streams were fetched there too, so `stream` is not None here.
         if isinstance(device, torch.device):

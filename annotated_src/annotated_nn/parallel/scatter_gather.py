@@ -99,9 +99,10 @@ def scatter(inputs: Any, target_gpus: Sequence[int | torch.device], dim: int = 0
 
         The result is indexed by device: element `i` is the share for device `i`. One detail
         defies intuition: a single tensor input yields a tuple, a container yields a list
-        (PyTorch's own behavior). A tensor may split into fewer chunks than there are devices
-        (a batch smaller than the GPU count); the result is then shorter, and `zip` truncates to
-        the shortest share, which is why `DataParallel` uses only the first `len(inputs)` GPUs.
+        (PyTorch's own behavior). A tensor may split along `dim` into fewer chunks than there
+        are devices (a batch smaller than the GPU count); the result is then shorter, and `zip`
+        truncates to the shortest share, which is why `DataParallel` uses only the first
+        `len(inputs)` GPUs.
 
     Args:
         inputs: A tensor or a nested container of them. / 张量或嵌套的容器。
@@ -150,8 +151,8 @@ def scatter(inputs: Any, target_gpus: Sequence[int | torch.device], dim: int = 0
             return [type(obj)(*args) for args in zip(*map(scatter_map, obj), strict=False)]
         if isinstance(obj, tuple) and len(obj) > 0:
             return list(zip(*map(scatter_map, obj), strict=False))
-        # 中: list 每份重新建成 list；dict 按 `(键, 值)` 对递归（键是字符串，每设备得到同一个键），
-        # 中: 再用 `type(obj)` 重建，所以 dict 子类的构造函数必须接受一个 `(键, 值)` 序列。
+        # 中: list 每份重新建成 list；dict 按 `(key, value)` 对递归（键是字符串，每设备得到同一个键），
+        # 中: 再用 `type(obj)` 重建，所以 dict 子类的构造函数必须接受一个 `(key, value)` 对的序列。
         # EN: A list is rebuilt as a list per share; a dict recurses over `(key, value)` pairs (a
         # EN: string key is simply repeated per device) and is rebuilt with `type(obj)`, so a dict
         # EN: subclass's constructor must accept a sequence of `(key, value)` pairs.
@@ -313,7 +314,7 @@ def gather(outputs: Any, target_device: int | torch.device, dim: int = 0) -> Any
                 raise ValueError("All dicts must have the same number of keys")
             return type(first)((k, gather_map([d[k] for d in outputs])) for k in first)
         # 中: 其余一律当作序列逐位置合并（`strict=True`：长度不同抛 ValueError）。namedtuple 用
-        # 中: `_make` 接收一个可迭代对象；其它类型用 `type(first)(可迭代对象)` 重建，所以数字会抛
+        # 中: `_make` 接收一个可迭代对象；其它类型用 `type(first)(iterable)` 重建，所以数字会抛
         # 中: TypeError，字符串则得到一个无意义的结果。
         # EN: Everything else is merged position by position as a sequence (`strict=True`: unequal
         # EN: lengths raise ValueError). A namedtuple is rebuilt with `_make`, which takes one

@@ -714,7 +714,7 @@ class BackwardHook:
 
         === "中文"
 
-            单个张量的输出先装进一元 tuple，处理后再取出，所以调用方拿回的类型不变。
+            单个张量的输出先装进长度为 1 的 tuple，处理后再取出，所以调用方拿回的类型不变。
             反向传播到达输出节点时：记下 `grad_outputs`，运行反向预钩子（返回值可替换它，
             长度必须一致）；若没有输入需要梯度，就在这里直接调用用户钩子（`grad_input` 全为
             `None`，钩子也只能返回 `None`），并发出警告。
@@ -875,7 +875,7 @@ class BackwardHook:
             # EN: the output node (step 3).
             grad_fn.register_hook(hook)
 
-        # 中: 单个张量先装进一元 tuple，统一按序列处理；
+        # 中: 单个张量先装进长度为 1 的 tuple，统一按序列处理；
         # 中: 其他非 tuple 输出（如 dict）也被当作一个元素，而它不是张量，于是没有输出节点，
         # 中: grad_outputs 永远不会被记下，
         # 中: 输入节点上的用户钩子也就一次都不会调用：`_call_impl` 为此先发出警告。
