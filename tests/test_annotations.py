@@ -524,7 +524,10 @@ def test_glossary_page_is_rendered():
     for term in load_raw_glossary():
         assert term["zh"] in html and term["en"] in html
         assert term["definition_en"].split()[0] in html
-    assert '<span class="book-en">Parameters and buffers</span>](../01-parameter-and-buffer.md#parameter)' in html
+    assert (
+        '<span class="book-en">Parameters and buffers</span>](../01-parameter-and-buffer.md#parameter)'
+        in html
+    )
 
 
 def test_shared_bilingual_checker_passes():
@@ -575,7 +578,8 @@ def test_eight_lines_are_allowed_and_a_note_resets_the_run():
     )
     assert report.records[1].longest_run == 8 and report.records[1].problems == []
     split = _function_with_run(12).replace(
-        "    value_6 = 6\n", "    # 中: 再准备后面几个值。\n    # EN: Then prepare the remaining values.\n    value_6 = 6\n"
+        "    value_6 = 6\n",
+        "    # 中: 再准备后面几个值。\n    # EN: Then prepare the remaining values.\n    value_6 = 6\n",
     )
     report = annotations.check_source(split, "annotated_src/annotated_nn/init.py", "m", GLOSSARY)
     assert report.records[1].longest_run == 6 and report.records[1].problems == []
@@ -658,7 +662,9 @@ def test_british_spelling_fails(word):
 def test_docs_pages_are_checked_too(tmp_path):
     page = tmp_path / "docs" / "chapters" / "x.md"
     page.parent.mkdir(parents=True)
-    page.write_text("# 标题 / Title\n\n前置钩子的行为 / the behaviour\n\n```python\n# 前置钩子\n```\n")
+    page.write_text(
+        "# 标题 / Title\n\n前置钩子的行为 / the behaviour\n\n```python\n# 前置钩子\n```\n"
+    )
     report = annotations.check_page(page, tmp_path, REAL_GLOSSARY, REAL_SPELLING)
     assert sorted((p.kind, p.line) for p in report.records[0].problems) == [
         ("glossary", 3),

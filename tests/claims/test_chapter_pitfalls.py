@@ -10,12 +10,12 @@ import torch
 import torch.nn.functional as F
 from claim import each_nn, proves
 
-RECIPES = "docs/chapters/17-recipes.md"
-END_TO_END = "docs/chapters/16-end-to-end.md"
 
-
-@proves(RECIPES, "pitfall-order",
-        "global forward hooks run first, then prepend=True ones, then the rest in registration order")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-order",
+    "global forward hooks run first, then prepend=True ones, then the rest in registration order",
+)
 @each_nn()
 def test_hook_order(nn):
     """The chapter's example."""
@@ -34,7 +34,11 @@ def test_hook_order(nn):
     assert order == ["global", "prepended", "first registered", "second registered"]
 
 
-@proves(RECIPES, "pitfall-order", "if a hook returns a new value, later hooks see the new value")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-order",
+    "if a hook returns a new value, later hooks see the new value",
+)
 @each_nn()
 def test_later_hooks_see_replaced_output(nn):
     """The order of hooks can change the result."""
@@ -46,8 +50,11 @@ def test_later_hooks_see_replaced_output(nn):
     assert seen == [1.0]
 
 
-@proves(RECIPES, "pitfall-inplace",
-        "editing Sigmoid's output in place in a hook makes backward() raise; returning a copy works")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-inplace",
+    "editing Sigmoid's output in place in a hook makes backward() raise; returning a copy works",
+)
 @each_nn()
 def test_in_place_edit_in_hook_breaks_backward(nn):
     """The version counter no longer matches."""
@@ -62,8 +69,11 @@ def test_in_place_edit_in_hook_breaks_backward(nn):
     assert torch.allclose(act(x), 2 * torch.sigmoid(x))
 
 
-@proves(RECIPES, "pitfall-more",
-        "a hook that stores output itself keeps the whole graph reachable; a detach()ed copy does not")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-more",
+    "a hook that stores output itself keeps the whole graph reachable; a detach()ed copy does not",
+)
 @each_nn()
 def test_holding_outputs_keeps_graph(nn):
     """The stored output still has a grad_fn chaining back into the graph."""
@@ -79,8 +89,11 @@ def test_holding_outputs_keeps_graph(nn):
     assert x.grad is not None
 
 
-@proves(RECIPES, "pitfall-more",
-        "a module used twice is listed once by named_modules() but its hooks fire twice")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-more",
+    "a module used twice is listed once by named_modules() but its hooks fire twice",
+)
 @each_nn()
 def test_shared_module_hooks_fire_twice(nn):
     """Deduplicated listing, repeated calls."""
@@ -94,8 +107,11 @@ def test_shared_module_hooks_fire_twice(nn):
     assert len(list(model.parameters())) == 2
 
 
-@proves(RECIPES, "pitfall-more",
-        "hooks do not change the mode: a training-mode run updates BatchNorm even under no_grad")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-more",
+    "hooks do not change the mode: a training-mode run updates BatchNorm even under no_grad",
+)
 @each_nn()
 def test_batchnorm_updates_under_no_grad(nn):
     """Buffers change in place in training mode, gradients or not."""
@@ -111,8 +127,11 @@ def test_batchnorm_updates_under_no_grad(nn):
     assert torch.equal(model[1].running_mean, before)
 
 
-@proves(RECIPES, "pitfall-more",
-        "deepcopy copies _forward_hooks; the old handle removes the hook from the original only")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-more",
+    "deepcopy copies _forward_hooks; the old handle removes the hook from the original only",
+)
 @each_nn()
 def test_deepcopy_copies_hooks(nn):
     """The copy keeps the hook, which calls the same function with the same closure list."""
@@ -127,8 +146,11 @@ def test_deepcopy_copies_hooks(nn):
     assert seen == [id(twin)]
 
 
-@proves(RECIPES, "pitfall-more",
-        "a full backward hook on a layer whose inputs need no grad warns with a UserWarning")
+@proves(
+    "docs/chapters/17-recipes.md",
+    "pitfall-more",
+    "a full backward hook on a layer whose inputs need no grad warns with a UserWarning",
+)
 @each_nn()
 def test_full_backward_hook_first_layer_warns(nn):
     """Input data usually needs no gradient; requires_grad=True avoids the warning."""
@@ -158,8 +180,11 @@ def _simple_net(nn):
     return SimpleNet()
 
 
-@proves(END_TO_END, "trace",
-        "forward hooks nest; in the backward pass fc comes first and the root's full hook runs last")
+@proves(
+    "docs/chapters/16-end-to-end.md",
+    "trace",
+    "forward hooks nest; in the backward pass fc comes first and the root's full hook runs last",
+)
 @each_nn()
 def test_hook_trace_of_one_call(nn):
     """The chapter's trace, by label."""
@@ -175,14 +200,26 @@ def test_hook_trace_of_one_call(nn):
         )
     net(torch.randn(1, 1, 32, 32, requires_grad=True)).sum().backward()
     assert trace == [
-        ("pre", "root"), ("pre", "conv1"), ("fwd", "conv1"), ("pre", "conv2"),
-        ("fwd", "conv2"), ("pre", "fc"), ("fwd", "fc"), ("fwd", "root"),
-        ("bwd", "fc"), ("bwd", "conv2"), ("bwd", "conv1"), ("bwd", "root"),
+        ("pre", "root"),
+        ("pre", "conv1"),
+        ("fwd", "conv1"),
+        ("pre", "conv2"),
+        ("fwd", "conv2"),
+        ("pre", "fc"),
+        ("fwd", "fc"),
+        ("fwd", "root"),
+        ("bwd", "fc"),
+        ("bwd", "conv2"),
+        ("bwd", "conv1"),
+        ("bwd", "root"),
     ]
 
 
-@proves(END_TO_END, "training-step",
-        "to(float64) keeps the parameter objects, so an optimizer built earlier stays valid")
+@proves(
+    "docs/chapters/16-end-to-end.md",
+    "training-step",
+    "to(float64) keeps the parameter objects, so an optimizer built earlier stays valid",
+)
 @each_nn()
 def test_to_keeps_parameter_objects(nn):
     """One SGD step after the conversion moves the float64 parameters."""
@@ -195,15 +232,19 @@ def test_to_keeps_parameter_objects(nn):
     assert net.fc.weight.dtype == torch.float64
     snapshot = net.fc.weight.detach().clone()
     net.zero_grad()
-    loss = F.cross_entropy(net(torch.randn(4, 1, 32, 32, dtype=torch.float64)),
-                           torch.tensor([1, 2, 3, 4]))
+    loss = F.cross_entropy(
+        net(torch.randn(4, 1, 32, 32, dtype=torch.float64)), torch.tensor([1, 2, 3, 4])
+    )
     loss.backward()
     optimizer.step()
     assert not torch.equal(net.fc.weight, snapshot)
 
 
-@proves(END_TO_END, "round-trip",
-        "a state_dict moves unchanged between annotated_nn and torch.nn, with bit-identical outputs")
+@proves(
+    "docs/chapters/16-end-to-end.md",
+    "round-trip",
+    "a state_dict moves unchanged between annotated_nn and torch.nn, with bit-identical outputs",
+)
 @each_nn()
 def test_state_dict_round_trip(nn):
     """Same seed, same weights; the other side loads it with all keys matched."""
@@ -223,5 +264,54 @@ def test_state_dict_round_trip(nn):
     assert str(fresh.load_state_dict(mine.state_dict())) == "<All keys matched successfully>"
     assert torch.equal(fresh(x), mine(x))
     assert dict(mine.state_dict()._metadata) == {
-        "": {"version": 1}, "conv1": {"version": 1}, "conv2": {"version": 1}, "fc": {"version": 1},
+        "": {"version": 1},
+        "conv1": {"version": 1},
+        "conv2": {"version": 1},
+        "fc": {"version": 1},
     }
+
+
+@proves(
+    "docs/chapters/17-recipes.md",
+    "summary-recipe",
+    "summary lists rows in call order (a shared module twice), counts its parameters once, and "
+    "removes its hooks even when the forward pass fails",
+)
+@each_nn()
+def test_summary_recipe(nn):
+    """Two rows named '0', a total of 6 parameters, no hook left behind."""
+    from annotated_examples.recipes import summary
+
+    shared = nn.Linear(2, 2)
+    model = nn.Sequential(shared, nn.Tanh(), shared)
+    result = summary(model, torch.randn(1, 2))
+    assert [row.name for row in result.rows] == ["0", "1", "0"]
+    assert "Total params: 6" in str(result)
+    assert not shared._forward_hooks
+    with pytest.raises(RuntimeError):
+        summary(model, torch.randn(1, 3))
+    assert not shared._forward_hooks
+
+
+@proves(
+    "docs/chapters/17-recipes.md",
+    "recorder",
+    "Recorder records gradients in backward-pass order and removes its hooks on exit, also when "
+    "the with block raises",
+)
+@each_nn()
+def test_recorder_recipe(nn):
+    """Activations in forward order, gradients in reverse."""
+    from annotated_examples.recipes import Recorder
+
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    x = torch.randn(3, 4, requires_grad=True)
+    with Recorder(model) as rec:
+        model(x).sum().backward()
+    assert list(rec.activations) == ["0", "1", "2"]
+    assert list(rec.gradients) == ["2", "1", "0"]
+    assert not model[0]._forward_hooks and not model[0]._backward_hooks
+    with pytest.raises(KeyError):
+        with Recorder(model):
+            raise KeyError("boom")
+    assert not model[0]._forward_hooks and not model[0]._backward_hooks

@@ -8,12 +8,12 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-CONTAINER = "annotated_src/annotated_nn/modules/container.py"
-CHAPTER = "docs/chapters/05-containers.md"
 
-
-@proves(CHAPTER, "sequential",
-        "a slice keeps the original names, while del renumbers the rest from '0'")
+@proves(
+    "docs/chapters/05-containers.md",
+    "sequential",
+    "a slice keeps the original names, while del renumbers the rest from '0'",
+)
 @each_nn()
 def test_sequential_slice_keeps_names_delete_renumbers(nn):
     """s[1:] starts at '1'; after del s[0] the names are '0', '1'; modules are shared."""
@@ -25,8 +25,11 @@ def test_sequential_slice_keeps_names_delete_renumbers(nn):
     assert list(s._modules) == ["0", "1"]
 
 
-@proves(CONTAINER, "Sequential.__delitem__",
-        "deletion renumbers even names that came from an OrderedDict")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__delitem__",
+    "deletion renumbers even names that came from an OrderedDict",
+)
 @each_nn()
 def test_sequential_delete_loses_ordered_dict_names(nn):
     """The OrderedDict names are gone after any deletion."""
@@ -35,8 +38,11 @@ def test_sequential_delete_loses_ordered_dict_names(nn):
     assert list(s._modules) == ["0", "1"]
 
 
-@proves(CONTAINER, "Sequential.__add__",
-        "s + t is a plain Sequential renamed from '0' sharing modules; other operands: ValueError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__add__",
+    "s + t is a plain Sequential renamed from '0' sharing modules; other operands: ValueError",
+)
 @each_nn()
 def test_sequential_add(nn):
     """Addition renames and shares; a non-Sequential raises ValueError, not TypeError."""
@@ -53,8 +59,11 @@ def test_sequential_add(nn):
         a + nn.ModuleList()
 
 
-@proves(CONTAINER, "Sequential.__iadd__",
-        "s += s raises RuntimeError after one module was already added")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__iadd__",
+    "s += s raises RuntimeError after one module was already added",
+)
 @each_nn()
 def test_sequential_iadd_self(nn):
     """The dict grows while it is iterated."""
@@ -64,8 +73,11 @@ def test_sequential_iadd_self(nn):
     assert len(s) == 2
 
 
-@proves(CONTAINER, "Sequential.__mul__",
-        "seq * 3 repeats the same module objects, so parameters are shared, not copied")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__mul__",
+    "seq * 3 repeats the same module objects, so parameters are shared, not copied",
+)
 @each_nn()
 def test_sequential_mul_shares(nn):
     """Three positions, one Linear, one set of parameters."""
@@ -76,8 +88,11 @@ def test_sequential_mul_shares(nn):
         nn.Sequential(nn.ReLU()) * 0
 
 
-@proves(CONTAINER, "Sequential.__imul__",
-        "with OrderedDict names, s *= 2 raises KeyError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__imul__",
+    "with OrderedDict names, s *= 2 raises KeyError",
+)
 @each_nn()
 def test_sequential_imul_needs_digit_names(nn):
     """The originals are read by the names '0' ... 'n-1'."""
@@ -86,8 +101,11 @@ def test_sequential_imul_needs_digit_names(nn):
         s *= 2
 
 
-@proves(CONTAINER, "Sequential.append",
-        "append after an OrderedDict name '1' silently overwrites it, and the length stays the same")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.append",
+    "append after an OrderedDict name '1' silently overwrites it, and the length stays the same",
+)
 @each_nn()
 def test_sequential_append_name_collision(nn):
     """The new name str(len(self)) collides with an existing one."""
@@ -97,8 +115,11 @@ def test_sequential_append_name_collision(nn):
     assert len(s) == 1 and s[0] is tanh
 
 
-@proves(CONTAINER, "Sequential.insert",
-        "insert writes _modules directly, so global registration hooks do not fire (append does)")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.insert",
+    "insert writes _modules directly, so global registration hooks do not fire (append does)",
+)
 @each_nn()
 def test_sequential_insert_skips_registration_hooks(nn):
     """register_module_module_registration_hook sees append, not insert."""
@@ -117,8 +138,11 @@ def test_sequential_insert_skips_registration_hooks(nn):
         handle.remove()
 
 
-@proves(CONTAINER, "Sequential.__init__",
-        "only an OrderedDict is read as names; a plain dict is rejected with TypeError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.__init__",
+    "only an OrderedDict is read as names; a plain dict is rejected with TypeError",
+)
 @each_nn()
 def test_sequential_plain_dict_rejected(nn):
     """A plain dict is treated as a module."""
@@ -126,8 +150,11 @@ def test_sequential_plain_dict_rejected(nn):
         nn.Sequential({"a": nn.ReLU()})
 
 
-@proves(CONTAINER, "Sequential.forward",
-        "an empty chain returns the input unchanged; a tuple output is the next module's one input")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential.forward",
+    "an empty chain returns the input unchanged; a tuple output is the next module's one input",
+)
 @each_nn()
 def test_sequential_passes_one_value(nn):
     """Exactly one value flows between steps."""
@@ -145,17 +172,23 @@ def test_sequential_passes_one_value(nn):
     assert nn.Sequential(Pair(), Takes())(x) == "tuple"
 
 
-@proves(CHAPTER, "seed-differences",
-        "calling a ModuleList raises NotImplementedError about the missing forward")
+@proves(
+    "docs/chapters/05-containers.md",
+    "seed-differences",
+    "calling a ModuleList raises NotImplementedError about the missing forward",
+)
 @each_nn()
 def test_module_list_has_no_forward(nn):
     """Module's _forward_unimplemented message."""
-    with pytest.raises(NotImplementedError, match=r'Module \[ModuleList\] is missing the required'):
+    with pytest.raises(NotImplementedError, match=r"Module \[ModuleList\] is missing the required"):
         nn.ModuleList([nn.ReLU()])(torch.ones(1))
 
 
-@proves(CHAPTER, "modulelist",
-        "modules kept in a plain list are invisible to the module system; ModuleList registers them")
+@proves(
+    "docs/chapters/05-containers.md",
+    "modulelist",
+    "modules kept in a plain list are invisible to the module system; ModuleList registers them",
+)
 @each_nn()
 def test_plain_list_is_not_registered(nn):
     """named_modules sees the ModuleList entry only."""
@@ -171,8 +204,11 @@ def test_plain_list_is_not_registered(nn):
     assert len(list(h.parameters())) == 2
 
 
-@proves(CONTAINER, "ModuleList.__repr__",
-        "runs of identical neighbors collapse into one line; A, B, A stays three lines")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleList.__repr__",
+    "runs of identical neighbors collapse into one line; A, B, A stays three lines",
+)
 @each_nn()
 def test_module_list_repr_groups_neighbors(nn):
     """Run-length encoding over neighbors, compared on the repr text."""
@@ -183,8 +219,11 @@ def test_module_list_repr_groups_neighbors(nn):
     assert repr(nn.ModuleList()) == "ModuleList()"
 
 
-@proves(CONTAINER, "ModuleList.__getitem__",
-        "a ModuleList slice renumbers from '0' (unlike Sequential) and shares the modules")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleList.__getitem__",
+    "a ModuleList slice renumbers from '0' (unlike Sequential) and shares the modules",
+)
 @each_nn()
 def test_module_list_slice_renumbers(nn):
     """The new list is built from the values."""
@@ -193,8 +232,11 @@ def test_module_list_slice_renumbers(nn):
     assert list(part._modules) == ["0", "1"] and part[0] is ml[1]
 
 
-@proves(CONTAINER, "ModuleList.insert",
-        "insert checks nothing: a non-module lands in _modules; a negative index leaves an extra entry")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleList.insert",
+    "insert checks nothing: a non-module lands in _modules; a negative index leaves an extra entry",
+)
 @each_nn()
 def test_module_list_insert_checks_nothing(nn):
     """insert(0, 5) stores 5; insert(-1, m) shifts first, then raises KeyError."""
@@ -207,8 +249,11 @@ def test_module_list_insert_checks_nothing(nn):
     assert list(ml._modules) == ["0", "1", "2"]
 
 
-@proves(CONTAINER, "ModuleList.extend",
-        "extend refuses a single module (not iterable) with TypeError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleList.extend",
+    "extend refuses a single module (not iterable) with TypeError",
+)
 @each_nn()
 def test_module_list_extend_single_module(nn):
     """torch's message."""
@@ -216,8 +261,11 @@ def test_module_list_extend_single_module(nn):
         nn.ModuleList().extend(nn.ReLU())
 
 
-@proves(CONTAINER, "ModuleDict",
-        "ModuleDict keeps a plain dict's insertion order, while ParameterDict sorts it")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleDict",
+    "ModuleDict keeps a plain dict's insertion order, while ParameterDict sorts it",
+)
 @each_nn()
 def test_module_dict_keeps_order_parameter_dict_sorts(nn):
     """The 1.5.1 → 2.13 change to ModuleDict.update, and ParameterDict still sorting."""
@@ -228,8 +276,11 @@ def test_module_dict_keeps_order_parameter_dict_sorts(nn):
     assert [n for n, _ in pd.named_parameters()] == ["a", "b"]
 
 
-@proves(CONTAINER, "ModuleDict.update",
-        "a bad sequence element's message lacks a space after 'is' (torch's text)")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleDict.update",
+    "a bad sequence element's message lacks a space after 'is' (torch's text)",
+)
 @each_nn()
 def test_module_dict_update_message(nn):
     """'should be Iterable; isint'."""
@@ -237,7 +288,11 @@ def test_module_dict_update_message(nn):
         nn.ModuleDict().update([5])
 
 
-@proves(CHAPTER, "modulelist", "ModuleDict and ParameterDict keys cannot contain dots")
+@proves(
+    "docs/chapters/05-containers.md",
+    "modulelist",
+    "ModuleDict and ParameterDict keys cannot contain dots",
+)
 @each_nn()
 def test_container_keys_cannot_contain_dots(nn):
     """The names go through add_module / register_parameter."""
@@ -247,8 +302,11 @@ def test_container_keys_cannot_contain_dots(nn):
         nn.ParameterDict({"a.b": torch.ones(1)})
 
 
-@proves(CONTAINER, "ParameterList",
-        "tensors are wrapped into Parameters, other objects stay plain attributes; calls raise")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterList",
+    "tensors are wrapped into Parameters, other objects stay plain attributes; calls raise",
+)
 @each_nn()
 def test_parameter_list_wraps_tensors(nn):
     """The chapter's example, plus the call error."""
@@ -259,8 +317,11 @@ def test_parameter_list_wraps_tensors(nn):
         pl(torch.ones(1))
 
 
-@proves(CONTAINER, "ParameterList.extend",
-        "a tensor is never unpacked along dim 0: extend(tensor) raises TypeError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterList.extend",
+    "a tensor is never unpacked along dim 0: extend(tensor) raises TypeError",
+)
 @each_nn()
 def test_parameter_list_extend_tensor(nn):
     """Excluded explicitly though a tensor is iterable."""
@@ -268,8 +329,11 @@ def test_parameter_list_extend_tensor(nn):
         nn.ParameterList().extend(torch.ones(3))
 
 
-@proves(CONTAINER, "ParameterDict.extra_repr",
-        "ParameterList shows the dtype, ParameterDict the legacy torch.typename")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.extra_repr",
+    "ParameterList shows the dtype, ParameterDict the legacy torch.typename",
+)
 @each_nn()
 def test_parameter_containers_repr_type_column(nn):
     """torch.float32 versus torch.FloatTensor."""
@@ -277,8 +341,11 @@ def test_parameter_containers_repr_type_column(nn):
     assert "[torch.FloatTensor of size 2]" in repr(nn.ParameterDict({"a": torch.ones(2)}))
 
 
-@proves(CONTAINER, "ParameterDict.__getitem__",
-        "a missing key raises AttributeError, not KeyError")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.__getitem__",
+    "a missing key raises AttributeError, not KeyError",
+)
 @each_nn()
 def test_parameter_dict_missing_key(nn):
     """Lookup goes through getattr."""
@@ -286,8 +353,11 @@ def test_parameter_dict_missing_key(nn):
         nn.ParameterDict()["missing"]
 
 
-@proves(CONTAINER, "ParameterDict.__setitem__",
-        "a non-string key raises TypeError but stays in _keys")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.__setitem__",
+    "a non-string key raises TypeError but stays in _keys",
+)
 @each_nn()
 def test_parameter_dict_bad_key_stays(nn):
     """The key is recorded before its type is checked."""
@@ -297,7 +367,11 @@ def test_parameter_dict_bad_key_stays(nn):
     assert list(pd._keys) == [1]
 
 
-@proves(CONTAINER, "ParameterDict.items", "items() is a generator: it can be iterated only once")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.items",
+    "items() is a generator: it can be iterated only once",
+)
 @each_nn()
 def test_parameter_dict_items_once(nn):
     """Unlike ModuleDict.items, no view."""
@@ -307,8 +381,11 @@ def test_parameter_dict_items_once(nn):
     assert list(items) == []
 
 
-@proves(CONTAINER, "ParameterDict.__or__",
-        "a | b: a shared key takes b's value but keeps its place from a; dict | pd is a plain dict")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.__or__",
+    "a | b: a shared key takes b's value but keeps its place from a; dict | pd is a plain dict",
+)
 @each_nn()
 def test_parameter_dict_or(nn):
     """Dict merging rules."""
@@ -320,8 +397,11 @@ def test_parameter_dict_or(nn):
     assert type(left) is dict and list(left) == ["z", "a", "b"]
 
 
-@proves(CONTAINER, "ParameterDict.fromkeys",
-        "fromkeys wraps a tensor default into a separate Parameter per key over the same storage")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.fromkeys",
+    "fromkeys wraps a tensor default into a separate Parameter per key over the same storage",
+)
 @each_nn()
 def test_parameter_dict_fromkeys(nn):
     """Different objects, one storage."""
@@ -330,8 +410,11 @@ def test_parameter_dict_fromkeys(nn):
     assert pd["x"].data_ptr() == pd["y"].data_ptr()
 
 
-@proves(CONTAINER, "ParameterDict.update",
-        "a plain mapping with str and int keys raises TypeError before any key is added")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.update",
+    "a plain mapping with str and int keys raises TypeError before any key is added",
+)
 @each_nn()
 def test_parameter_dict_mixed_keys(nn):
     """sorted() fails first."""
@@ -341,8 +424,11 @@ def test_parameter_dict_mixed_keys(nn):
     assert len(pd) == 0
 
 
-@proves(CONTAINER, "Container",
-        "Container warns with FutureWarning on construction and on subclassing")
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Container",
+    "Container warns with FutureWarning on construction and on subclassing",
+)
 @each_nn()
 def test_container_deprecated(nn):
     """The typing_extensions.deprecated decorator fires for both."""

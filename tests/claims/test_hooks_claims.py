@@ -16,8 +16,6 @@ from claim import each_nn, proves
 import annotated_nn as ann
 import annotated_nn.utils.hooks as ann_hooks
 
-HOOKS = "annotated_src/annotated_nn/utils/hooks.py"
-CHAPTER = "docs/chapters/07-backward-hooks.md"
 HOOKS_OF = {tnn: torch_hooks, ann: ann_hooks}
 
 
@@ -25,8 +23,11 @@ def noop_hook(*args):
     """A picklable forward hook."""
 
 
-@proves(HOOKS, "RemovableHandle",
-        "remove() also deletes the key from extra dicts (always_call, with_kwargs) and is idempotent")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "RemovableHandle",
+    "remove() also deletes the key from extra dicts (always_call, with_kwargs) and is idempotent",
+)
 @each_nn()
 def test_handle_removes_from_extra_dicts(nn):
     """A hook recorded in three dicts disappears from all three; a second remove is harmless."""
@@ -39,8 +40,11 @@ def test_handle_removes_from_extra_dicts(nn):
     assert not m._forward_hooks_always_called and not m._forward_hooks_with_kwargs
 
 
-@proves(HOOKS, "RemovableHandle",
-        "the handle holds weak references: it does not keep the module alive")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "RemovableHandle",
+    "the handle holds weak references: it does not keep the module alive",
+)
 @each_nn()
 def test_handle_does_not_keep_module_alive(nn):
     """After the module is collected, remove() does nothing."""
@@ -53,8 +57,11 @@ def test_handle_does_not_keep_module_alive(nn):
     h.remove()
 
 
-@proves(HOOKS, "RemovableHandle.__exit__",
-        "used as a context manager the hook is removed on exit, and an exception is not swallowed")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "RemovableHandle.__exit__",
+    "used as a context manager the hook is removed on exit, and an exception is not swallowed",
+)
 @each_nn()
 def test_handle_context_manager_removes_on_exception(nn):
     """The with-block removes the hook whether or not it raised."""
@@ -66,8 +73,11 @@ def test_handle_context_manager_removes_on_exception(nn):
     assert not m._forward_hooks
 
 
-@proves(HOOKS, "RemovableHandle",
-        "ids increase process-wide, so dict insertion order is registration order")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "RemovableHandle",
+    "ids increase process-wide, so dict insertion order is registration order",
+)
 @each_nn()
 def test_handle_ids_increase(nn):
     """Two hooks: later id is larger and comes later in the dict."""
@@ -78,8 +88,11 @@ def test_handle_ids_increase(nn):
     assert list(m._forward_hooks) == [a.id, b.id]
 
 
-@proves(HOOKS, "RemovableHandle.__setstate__",
-        "an unpickled handle keeps its id and pushes next_id past it")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "RemovableHandle.__setstate__",
+    "an unpickled handle keeps its id and pushes next_id past it",
+)
 @each_nn()
 def test_unpickled_handle_moves_next_id(nn):
     """Handles created after unpickling cannot clash with the restored id."""
@@ -90,8 +103,11 @@ def test_unpickled_handle_moves_next_id(nn):
     assert HOOKS_OF[nn].RemovableHandle.next_id > restored.id
 
 
-@proves(HOOKS, "unserializable_hook",
-        "warn_if_has_hooks warns per hook, except hooks marked by unserializable_hook")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "unserializable_hook",
+    "warn_if_has_hooks warns per hook, except hooks marked by unserializable_hook",
+)
 @each_nn()
 def test_unserializable_hook_silences_warning(nn):
     """A marked hook gives no warning; an unmarked one does."""
@@ -108,8 +124,11 @@ def test_unserializable_hook_silences_warning(nn):
     assert "will not be serialized" in str(caught[0].message)
 
 
-@proves(HOOKS, "BackwardHook._set_user_hook",
-        "grad_input is aligned with positional args: None at non-tensors, zeros for no-grad tensors")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook._set_user_hook",
+    "grad_input is aligned with positional args: None at non-tensors, zeros for no-grad tensors",
+)
 @each_nn()
 def test_grad_input_positions(nn):
     """A positional tensor that does not require grad shows up as a zero tensor, not None."""
@@ -130,8 +149,11 @@ def test_grad_input_positions(nn):
     assert torch.equal(grad_input[2], torch.tensor(0.0))
 
 
-@proves(HOOKS, "BackwardHook.setup_input_hook",
-        "keyword tensors skip the input node: their grads accumulate but never appear in grad_input")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook.setup_input_hook",
+    "keyword tensors skip the input node: their grads accumulate but never appear in grad_input",
+)
 @each_nn()
 def test_keyword_tensors_not_in_grad_input(nn):
     """grad_input covers positional arguments only."""
@@ -150,8 +172,11 @@ def test_keyword_tensors_not_in_grad_input(nn):
     assert torch.equal(w.grad, torch.tensor(3.0))
 
 
-@proves(HOOKS, "BackwardHook.setup_input_hook",
-        "if only keyword tensors require grad, hooks fire at the output node with a warning")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook.setup_input_hook",
+    "if only keyword tensors require grad, hooks fire at the output node with a warning",
+)
 @each_nn()
 def test_only_keyword_requires_grad_fires_early(nn):
     """grad_input is all None and the 'no inputs require gradients' warning is issued."""
@@ -169,8 +194,11 @@ def test_only_keyword_requires_grad_fires_early(nn):
     assert seen == [(None,)]
 
 
-@proves(CHAPTER, "exercises",
-        "a forward returning a dict never runs its full backward hooks, and a warning says so")
+@proves(
+    "docs/chapters/07-backward-hooks.md",
+    "exercises",
+    "a forward returning a dict never runs its full backward hooks, and a warning says so",
+)
 @each_nn()
 def test_dict_output_skips_full_backward_hooks(nn):
     """No output node is built for a non-tuple, non-tensor output."""
@@ -188,8 +216,11 @@ def test_dict_output_skips_full_backward_hooks(nn):
     assert seen == []
 
 
-@proves(HOOKS, "BackwardHook._set_user_hook",
-        "full hooks are chained: a returned tuple is what the next hook sees and what flows on")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook._set_user_hook",
+    "full hooks are chained: a returned tuple is what the next hook sees and what flows on",
+)
 @each_nn()
 def test_full_hooks_chain_and_replace_grad_input(nn):
     """The second hook sees the first's replacement, and the input's .grad gets it."""
@@ -203,8 +234,11 @@ def test_full_hooks_chain_and_replace_grad_input(nn):
     assert torch.equal(x.grad, torch.full((2,), 10.0))
 
 
-@proves(HOOKS, "BackwardHook._set_user_hook",
-        "a replacement grad_input of the wrong length raises RuntimeError")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook._set_user_hook",
+    "a replacement grad_input of the wrong length raises RuntimeError",
+)
 @each_nn()
 def test_wrong_length_grad_input_raises(nn):
     """torch's error text."""
@@ -214,8 +248,11 @@ def test_wrong_length_grad_input_raises(nn):
         (m(torch.ones(1, requires_grad=True)) * 1).sum().backward()
 
 
-@proves(HOOKS, "BackwardHook.setup_output_hook",
-        "with no input requiring grad, a hook may only return None")
+@proves(
+    "annotated_src/annotated_nn/utils/hooks.py",
+    "BackwardHook.setup_output_hook",
+    "with no input requiring grad, a hook may only return None",
+)
 @each_nn()
 def test_no_input_grad_hook_must_return_none(nn):
     """Returning a gradient there is an error."""
@@ -227,8 +264,11 @@ def test_no_input_grad_hook_must_return_none(nn):
             lin(torch.ones(1, 2)).sum().backward()
 
 
-@proves(CHAPTER, "exercises",
-        "zeroing grad_output in a backward pre-hook zeroes the module's own parameter gradients")
+@proves(
+    "docs/chapters/07-backward-hooks.md",
+    "exercises",
+    "zeroing grad_output in a backward pre-hook zeroes the module's own parameter gradients",
+)
 @each_nn()
 def test_pre_hook_replacement_flows_into_module(nn):
     """The pre-hook's replacement is what flows into the module."""
@@ -239,8 +279,11 @@ def test_pre_hook_replacement_flows_into_module(nn):
     assert torch.count_nonzero(lin.bias.grad) == 0
 
 
-@proves(CHAPTER, "full",
-        "full hooks give the module's true input gradients; the legacy hook sees the last node's")
+@proves(
+    "docs/chapters/07-backward-hooks.md",
+    "full",
+    "full hooks give the module's true input gradients; the legacy hook sees the last node's",
+)
 @each_nn()
 def test_full_versus_legacy_backward_hook(nn):
     """x*y*2 at (3, 4): full (8, 6); legacy (2, None) with a FutureWarning."""
@@ -264,8 +307,11 @@ def test_full_versus_legacy_backward_hook(nn):
         legacy.register_full_backward_hook(lambda mod, gin, gout: None)
 
 
-@proves(CHAPTER, "full",
-        "with a full backward hook, editing an input in place inside forward raises")
+@proves(
+    "docs/chapters/07-backward-hooks.md",
+    "full",
+    "with a full backward hook, editing an input in place inside forward raises",
+)
 @each_nn()
 def test_full_hook_forbids_in_place_input_edit(nn):
     """The inputs are views output by BackwardHookFunction."""

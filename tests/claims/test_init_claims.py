@@ -10,13 +10,12 @@ import torch
 import torch.nn as tnn
 from claim import each_nn, proves
 
-INIT = "annotated_src/annotated_nn/init.py"
-CHAPTER = "docs/chapters/13-init.md"
-LINEAR = "annotated_src/annotated_nn/modules/linear.py"
 
-
-@proves(LINEAR, "Note [Why a=sqrt(5)]",
-        "with a=sqrt(5) the kaiming bound gain*sqrt(3/fan_in) reduces to 1/sqrt(fan_in)")
+@proves(
+    "annotated_src/annotated_nn/modules/linear.py",
+    "Note [Why a=sqrt(5)]",
+    "with a=sqrt(5) the kaiming bound gain*sqrt(3/fan_in) reduces to 1/sqrt(fan_in)",
+)
 @each_nn()
 def test_why_a_sqrt5(nn):
     """gain^2 is 1/3; Linear's weight and bias stay within 1/sqrt(in_features)."""
@@ -30,8 +29,11 @@ def test_why_a_sqrt5(nn):
     assert big.weight.abs().max() > 0.99 * bound
 
 
-@proves(INIT, "init",
-        "one seed gives the same bits as torch.nn.init, and the same amount of the global RNG")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "init",
+    "one seed gives the same bits as torch.nn.init, and the same amount of the global RNG",
+)
 @each_nn()
 def test_same_seed_same_bits_as_torch(nn):
     """Each function on fresh tensors, then one more draw to compare the RNG state."""
@@ -57,8 +59,11 @@ def test_same_seed_same_bits_as_torch(nn):
         assert torch.equal(after_ours, after_theirs), name
 
 
-@proves(CHAPTER, "same-seed",
-        "swapping weight and bias init draws as many numbers, yet both values change")
+@proves(
+    "docs/chapters/13-init.md",
+    "same-seed",
+    "swapping weight and bias init draws as many numbers, yet both values change",
+)
 @each_nn()
 def test_order_of_draws_changes_values(nn):
     """The chapter's example: the next draw agrees, the tensors do not."""
@@ -79,8 +84,11 @@ def test_order_of_draws_changes_values(nn):
     assert [torch.equal(x, y) for x, y in zip(a, b, strict=True)] == [False, False, True]
 
 
-@proves(INIT, "_no_grad_uniform_",
-        "the fill functions work on a leaf parameter that requires grad and record nothing")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "_no_grad_uniform_",
+    "the fill functions work on a leaf parameter that requires grad and record nothing",
+)
 @each_nn()
 def test_init_on_leaf_parameter(nn):
     """No error, still a leaf, no grad_fn."""
@@ -90,8 +98,11 @@ def test_init_on_leaf_parameter(nn):
     assert p.is_leaf and p.grad_fn is None and p.requires_grad
 
 
-@proves(INIT, "calculate_gain",
-        "linear and sigmoid give the int 1; a bool param and names like 'gelu' raise ValueError")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "calculate_gain",
+    "linear and sigmoid give the int 1; a bool param and names like 'gelu' raise ValueError",
+)
 @each_nn()
 def test_calculate_gain_types_and_errors(nn):
     """Mind the type and the refused values."""
@@ -105,8 +116,11 @@ def test_calculate_gain_types_and_errors(nn):
         gain("gelu")
 
 
-@proves(CHAPTER, "fans",
-        "fan_in = in*prod(kernel); for a transposed conv the 'fan_in' is really out // groups")
+@proves(
+    "docs/chapters/13-init.md",
+    "fans",
+    "fan_in = in*prod(kernel); for a transposed conv the 'fan_in' is really out // groups",
+)
 @each_nn()
 def test_fans_and_transposed_convention(nn):
     """(16, 6, 3, 3) gives (54, 144); ConvTranspose2d(8, 4, 3, groups=2) gives (2*9, 8*9)."""
@@ -119,8 +133,11 @@ def test_fans_and_transposed_convention(nn):
         fans(torch.empty(3))
 
 
-@proves(INIT, "kaiming_uniform_",
-        "a zero-element tensor only warns, even with an invalid mode and nonlinearity")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "kaiming_uniform_",
+    "a zero-element tensor only warns, even with an invalid mode and nonlinearity",
+)
 @each_nn()
 def test_kaiming_zero_element_only_warns(nn):
     """The empty check comes before the argument checks."""
@@ -128,8 +145,11 @@ def test_kaiming_zero_element_only_warns(nn):
         nn.init.kaiming_uniform_(torch.empty(0, 3), mode="bogus", nonlinearity="nope")
 
 
-@proves(INIT, "_calculate_correct_fan",
-        "mode is case-insensitive and checked first, so its error wins when both are wrong")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "_calculate_correct_fan",
+    "mode is case-insensitive and checked first, so its error wins when both are wrong",
+)
 @each_nn()
 def test_correct_fan_mode_first(nn):
     """A 1-D tensor and a bad mode: the mode error."""
@@ -138,8 +158,11 @@ def test_correct_fan_mode_first(nn):
         nn.init._calculate_correct_fan(torch.empty(3), "bogus")
 
 
-@proves(CHAPTER, "exercises",
-        "a generator= draw leaves the global RNG untouched, except sparse_'s choice of rows")
+@proves(
+    "docs/chapters/13-init.md",
+    "exercises",
+    "a generator= draw leaves the global RNG untouched, except sparse_'s choice of rows",
+)
 @each_nn()
 def test_generator_leaves_global_rng(nn):
     """normal_ with a generator keeps the global state; sparse_ still advances it."""
@@ -150,8 +173,11 @@ def test_generator_leaves_global_rng(nn):
     assert not torch.equal(state, torch.get_rng_state())
 
 
-@proves(INIT, "orthogonal_",
-        "a wide result has orthonormal rows (W W^T = I), a tall one orthonormal columns")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "orthogonal_",
+    "a wide result has orthonormal rows (W W^T = I), a tall one orthonormal columns",
+)
 @each_nn()
 def test_orthogonal_wide_and_tall(nn):
     """The chapter's exercise 3, answered by the docstring."""
@@ -161,8 +187,11 @@ def test_orthogonal_wide_and_tall(nn):
     assert torch.allclose(tall.T @ tall, torch.eye(3), atol=1e-5)
 
 
-@proves(INIT, "trunc_normal_",
-        "values are redrawn into [a, b]; a mean more than 2 std away from it warns")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "trunc_normal_",
+    "values are redrawn into [a, b]; a mean more than 2 std away from it warns",
+)
 @each_nn()
 def test_trunc_normal_bounds_and_warning(nn):
     """All values inside the interval; the warning on a far mean."""
@@ -172,9 +201,12 @@ def test_trunc_normal_bounds_and_warning(nn):
         nn.init.trunc_normal_(torch.empty(10), mean=10.0)
 
 
-@proves(INIT, "uniform_",
-        "uniform_ and kaiming_uniform_ dispatch __torch_function__ with themselves as func; "
-        "kaiming_normal_ and ones_ do not")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "uniform_",
+    "uniform_ and kaiming_uniform_ dispatch __torch_function__ with themselves as func; "
+    "kaiming_normal_ and ones_ do not",
+)
 @each_nn()
 def test_torch_function_dispatch(nn):
     """A recording subclass sees the init function itself only for the dispatching ones."""
@@ -199,8 +231,11 @@ def test_torch_function_dispatch(nn):
         assert (seen[0] is fn) is dispatches, name
 
 
-@proves(INIT, "_make_deprecate",
-        "the old names without underscore warn with FutureWarning and keep only a new __name__")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "_make_deprecate",
+    "the old names without underscore warn with FutureWarning and keep only a new __name__",
+)
 @each_nn()
 def test_deprecated_aliases(nn):
     """nn.init.uniform warns; its qualname stays the inner function's."""
@@ -210,7 +245,11 @@ def test_deprecated_aliases(nn):
     assert nn.init.uniform.__qualname__.endswith("deprecated_init")
 
 
-@proves(INIT, "eye_", "a non-square eye_ has ones on the min(n, m) main diagonal")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "eye_",
+    "a non-square eye_ has ones on the min(n, m) main diagonal",
+)
 @each_nn()
 def test_eye_non_square(nn):
     """Writes into the same tensor."""
@@ -220,8 +259,11 @@ def test_eye_non_square(nn):
     assert torch.equal(t, torch.eye(2, 3))
 
 
-@proves(INIT, "dirac_",
-        "dirac_ makes a convolution an identity map on the channels it can")
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "dirac_",
+    "dirac_ makes a convolution an identity map on the channels it can",
+)
 @each_nn()
 def test_dirac_identity_conv(nn):
     """A Conv2d with dirac weights and no bias returns its input."""
@@ -231,8 +273,11 @@ def test_dirac_identity_conv(nn):
     assert torch.allclose(conv(x), x)
 
 
-@proves(LINEAR, "Linear.reset_parameters",
-        "with in_features=0 kaiming only warns and the bias bound is 0 (an all-zero bias)")
+@proves(
+    "annotated_src/annotated_nn/modules/linear.py",
+    "Linear.reset_parameters",
+    "with in_features=0 kaiming only warns and the bias bound is 0 (an all-zero bias)",
+)
 @each_nn()
 def test_linear_zero_in_features(nn):
     """No division by zero."""

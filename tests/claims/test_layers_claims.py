@@ -9,23 +9,14 @@ import torch
 import torch.nn.functional as F
 from claim import each_nn, proves
 
-LINEAR = "annotated_src/annotated_nn/modules/linear.py"
-CONV = "annotated_src/annotated_nn/modules/conv.py"
-POOLING = "annotated_src/annotated_nn/modules/pooling.py"
-SPARSE = "annotated_src/annotated_nn/modules/sparse.py"
-UPSAMPLING = "annotated_src/annotated_nn/modules/upsampling.py"
-CONV_MD = "docs/chapters/layers/conv.md"
-LINEAR_MD = "docs/chapters/layers/linear.md"
-POOLING_MD = "docs/chapters/layers/pooling.md"
-EMBEDDING_MD = "docs/chapters/layers/flatten-embedding.md"
-PADDING_MD = "docs/chapters/layers/padding.md"
-INDEX_MD = "docs/chapters/layers/index.md"
-
 same_padding_warning = pytest.mark.filterwarnings("ignore:Using padding='same'")
 
 
-@proves(CONV, "Note [Padding for F.pad]",
-        "F.pad lists dims from the last one, a (left, right) pair each: (1, 2) becomes [2, 2, 1, 1]")
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "Note [Padding for F.pad]",
+    "F.pad lists dims from the last one, a (left, right) pair each: (1, 2) becomes [2, 2, 1, 1]",
+)
 @each_nn()
 def test_reversed_padding_layout(nn):
     """A non-'zeros' mode pads explicitly with F.pad, then convolves with padding 0."""
@@ -36,8 +27,11 @@ def test_reversed_padding_layout(nn):
     assert torch.equal(m(x), manual)
 
 
-@proves(CONV, "Note [Padding for F.pad]",
-        "for padding='same' the total is dilation*(kernel_size-1), the right side gets the odd one")
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "Note [Padding for F.pad]",
+    "for padding='same' the total is dilation*(kernel_size-1), the right side gets the odd one",
+)
 @same_padding_warning
 @each_nn()
 def test_same_padding_extra_on_the_right(nn):
@@ -52,9 +46,12 @@ def test_same_padding_extra_on_the_right(nn):
     assert reflect(x2).shape == (1, 4, 10, 10)
 
 
-@proves(CONV, "_ConvNd.__init__",
-        "_reversed_padding_repeated_twice is computed once: changing padding later is ignored "
-        "by non-'zeros' modes")
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "_ConvNd.__init__",
+    "_reversed_padding_repeated_twice is computed once: changing padding later is ignored "
+    "by non-'zeros' modes",
+)
 @each_nn()
 def test_padding_changed_later_is_stale(nn):
     """The reflect conv keeps padding by the constructor's value."""
@@ -64,8 +61,11 @@ def test_padding_changed_later_is_stale(nn):
     assert m(torch.randn(1, 1, 5)).shape == (1, 1, 5)
 
 
-@proves(CONV_MD, "changes",
-        "reset_parameters on a channels_last weight gives the values of a contiguous weight")
+@proves(
+    "docs/chapters/layers/conv.md",
+    "changes",
+    "reset_parameters on a channels_last weight gives the values of a contiguous weight",
+)
 @each_nn()
 def test_channels_last_reset_parameters(nn):
     """Sampling goes through a contiguous temporary."""
@@ -79,8 +79,11 @@ def test_channels_last_reset_parameters(nn):
     assert torch.equal(a.weight, b.weight) and torch.equal(a.bias, b.bias)
 
 
-@proves(CONV_MD, "convnd",
-        "the checks run in a fixed order: groups divisibility comes before 'same' with a stride")
+@proves(
+    "docs/chapters/layers/conv.md",
+    "convnd",
+    "the checks run in a fixed order: groups divisibility comes before 'same' with a stride",
+)
 @each_nn()
 def test_conv_check_order(nn):
     """When several checks fail, the first in torch's order wins."""
@@ -90,8 +93,11 @@ def test_conv_check_order(nn):
         nn.Conv2d(4, 6, 3, padding="same", stride=2)
 
 
-@proves(CONV_MD, "transposed",
-        "transposed convolutions support only padding_mode='zeros'; output_size picks the size")
+@proves(
+    "docs/chapters/layers/conv.md",
+    "transposed",
+    "transposed convolutions support only padding_mode='zeros'; output_size picks the size",
+)
 @each_nn()
 def test_transposed_conv_padding_mode_and_output_size(nn):
     """The weight is (in, out // groups, k, k); output_size derives output_padding."""
@@ -104,8 +110,11 @@ def test_transposed_conv_padding_mode_and_output_size(nn):
     assert up(x, output_size=[10, 10]).shape == (1, 4, 10, 10)
 
 
-@proves(CONV, "_ConvTransposeMixin",
-        "the old _ConvTransposeMixin name is kept and warns with FutureWarning when constructed")
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "_ConvTransposeMixin",
+    "the old _ConvTransposeMixin name is kept and warns with FutureWarning when constructed",
+)
 @each_nn()
 def test_conv_transpose_mixin_deprecated(nn):
     """Constructing it with _ConvTransposeNd's arguments."""
@@ -115,8 +124,11 @@ def test_conv_transpose_mixin_deprecated(nn):
         )
 
 
-@proves(CONV_MD, "lazy",
-        "a lazy conv reads in_channels from dim 1 (batched) or dim 0 (unbatched); bad ranks raise")
+@proves(
+    "docs/chapters/layers/conv.md",
+    "lazy",
+    "a lazy conv reads in_channels from dim 1 (batched) or dim 0 (unbatched); bad ranks raise",
+)
 @each_nn()
 def test_lazy_conv_in_channels(nn):
     """Batched and unbatched input, and the rank error leaving the module lazy."""
@@ -132,8 +144,11 @@ def test_lazy_conv_in_channels(nn):
     assert type(bad) is nn.LazyConv2d
 
 
-@proves(LINEAR, "Linear",
-        "with bias=False the bias slot holds None in _parameters, and the state_dict leaves it out")
+@proves(
+    "annotated_src/annotated_nn/modules/linear.py",
+    "Linear",
+    "with bias=False the bias slot holds None in _parameters, and the state_dict leaves it out",
+)
 @each_nn()
 def test_linear_without_bias(nn):
     """The slot exists, the state_dict key does not."""
@@ -144,8 +159,11 @@ def test_linear_without_bias(nn):
     assert m(torch.randn(5, 2, 4)).shape == (5, 2, 3)
 
 
-@proves(LINEAR_MD, "identity",
-        "Identity returns its input object itself and ignores any constructor arguments")
+@proves(
+    "docs/chapters/layers/linear.md",
+    "identity",
+    "Identity returns its input object itself and ignores any constructor arguments",
+)
 @each_nn()
 def test_identity(nn):
     """Not a copy."""
@@ -153,8 +171,11 @@ def test_identity(nn):
     assert nn.Identity(54, unused="anything")(x) is x
 
 
-@proves(LINEAR_MD, "bilinear",
-        "Bilinear has a 3-D weight and raises ValueError for in1_features <= 0")
+@proves(
+    "docs/chapters/layers/linear.md",
+    "bilinear",
+    "Bilinear has a 3-D weight and raises ValueError for in1_features <= 0",
+)
 @each_nn()
 def test_bilinear(nn):
     """torch's message word for word."""
@@ -165,8 +186,11 @@ def test_bilinear(nn):
         nn.Bilinear(0, 3, 4)
 
 
-@proves(INDEX_MD, "changes",
-        "device='meta' records shapes without memory; layers accept unbatched input")
+@proves(
+    "docs/chapters/layers/index.md",
+    "changes",
+    "device='meta' records shapes without memory; layers accept unbatched input",
+)
 @each_nn()
 def test_factory_kwargs_and_unbatched(nn):
     """The overview's example."""
@@ -176,8 +200,11 @@ def test_factory_kwargs_and_unbatched(nn):
     assert nn.Conv2d(3, 8, 3)(torch.randn(3, 16, 16)).shape == (8, 14, 14)
 
 
-@proves(POOLING_MD, "repr",
-        "MaxPool2d/AvgPool2d keep sizes as given, AvgPool1d makes tuples, LPPool2d keeps stride=None")
+@proves(
+    "docs/chapters/layers/pooling.md",
+    "repr",
+    "MaxPool2d/AvgPool2d keep sizes as given, AvgPool1d makes tuples, LPPool2d keeps stride=None",
+)
 @each_nn()
 def test_pooling_repr_inconsistencies(nn):
     """The repr is observable behavior."""
@@ -191,8 +218,11 @@ def test_pooling_repr_inconsistencies(nn):
     )
 
 
-@proves(POOLING_MD, "repr",
-        "MaxUnpool2d puts the maxima back at their indices and fills the rest with 0")
+@proves(
+    "docs/chapters/layers/pooling.md",
+    "repr",
+    "MaxUnpool2d puts the maxima back at their indices and fills the rest with 0",
+)
 @each_nn()
 def test_max_unpool_partial_inverse(nn):
     """Only a partial inverse."""
@@ -207,8 +237,11 @@ def test_max_unpool_partial_inverse(nn):
     assert torch.equal(restored[0, 0], expected)
 
 
-@proves(POOLING, "FractionalMaxPool2d.forward",
-        "without _random_samples two forward passes on one input can differ; pinned samples do not")
+@proves(
+    "annotated_src/annotated_nn/modules/pooling.py",
+    "FractionalMaxPool2d.forward",
+    "without _random_samples two forward passes on one input can differ; pinned samples do not",
+)
 @each_nn()
 def test_fractional_max_pool_randomness(nn):
     """A non-integer window step; the buffer slot exists but the state_dict is empty."""
@@ -224,8 +257,11 @@ def test_fractional_max_pool_randomness(nn):
     assert torch.equal(pinned(x), pinned(x))
 
 
-@proves(POOLING_MD, "fractional",
-        "under one seed fractional max pooling is bit-identical to torch's")
+@proves(
+    "docs/chapters/layers/pooling.md",
+    "fractional",
+    "under one seed fractional max pooling is bit-identical to torch's",
+)
 @each_nn()
 def test_fractional_max_pool_same_seed(nn):
     """Both leave the sampling to F.fractional_max_pool2d."""
@@ -239,8 +275,11 @@ def test_fractional_max_pool_same_seed(nn):
     assert torch.equal(a, b)
 
 
-@proves(POOLING_MD, "adaptive",
-        "a None in an adaptive pool's output_size keeps the input's size in that dimension")
+@proves(
+    "docs/chapters/layers/pooling.md",
+    "adaptive",
+    "a None in an adaptive pool's output_size keeps the input's size in that dimension",
+)
 @each_nn()
 def test_adaptive_pool_none(nn):
     """Global pooling over the width only."""
@@ -249,8 +288,11 @@ def test_adaptive_pool_none(nn):
     assert ada(torch.randn(2, 3, 5, 7)).shape == (2, 3, 5, 1)
 
 
-@proves(EMBEDDING_MD, "embedding",
-        "the padding_idx row starts at 0 and gets no gradient, even when looked up twice")
+@proves(
+    "docs/chapters/layers/flatten-embedding.md",
+    "embedding",
+    "the padding_idx row starts at 0 and gets no gradient, even when looked up twice",
+)
 @each_nn()
 def test_embedding_padding_idx(nn):
     """Index 0 twice: zero gradient; index 2 once: ones."""
@@ -261,8 +303,11 @@ def test_embedding_padding_idx(nn):
     assert emb.weight.grad[2].tolist() == [1.0, 1.0, 1.0]
 
 
-@proves(SPARSE, "Embedding.from_pretrained",
-        "from_pretrained shares memory with the given tensor and does not zero the padding row")
+@proves(
+    "annotated_src/annotated_nn/modules/sparse.py",
+    "Embedding.from_pretrained",
+    "from_pretrained shares memory with the given tensor and does not zero the padding row",
+)
 @each_nn()
 def test_from_pretrained_shares_memory(nn):
     """freeze=True turns requires_grad off; a change to the tensor shows in the weight."""
@@ -275,8 +320,11 @@ def test_from_pretrained_shares_memory(nn):
     assert not nn.Embedding.from_pretrained(torch.ones(2, 2)).weight.requires_grad
 
 
-@proves(SPARSE, "Embedding.from_pretrained",
-        "with max_norm the forward pass rescales looked-up rows in place, rewriting the caller's tensor")
+@proves(
+    "annotated_src/annotated_nn/modules/sparse.py",
+    "Embedding.from_pretrained",
+    "with max_norm the forward pass rescales looked-up rows in place, rewriting the caller's tensor",
+)
 @each_nn()
 def test_max_norm_rewrites_rows_in_place(nn):
     """Freezing does not stop it; only looked-up rows change; the version counter moves."""
@@ -289,8 +337,11 @@ def test_max_norm_rewrites_rows_in_place(nn):
     assert emb.weight._version > version
 
 
-@proves(SPARSE, "EmbeddingBag.extra_repr",
-        "EmbeddingBag quotes mode in its repr and averages each bag by default")
+@proves(
+    "annotated_src/annotated_nn/modules/sparse.py",
+    "EmbeddingBag.extra_repr",
+    "EmbeddingBag quotes mode in its repr and averages each bag by default",
+)
 @each_nn()
 def test_embedding_bag(nn):
     """The chapter's bag example."""
@@ -301,8 +352,11 @@ def test_embedding_bag(nn):
     assert torch.equal(out, torch.tensor([[1.5, 2.5], [3.0, 9.0]]))
 
 
-@proves(EMBEDDING_MD, "flatten",
-        "Flatten keeps the batch dim by default; Unflatten refuses a non-sequence size (TypeError)")
+@proves(
+    "docs/chapters/layers/flatten-embedding.md",
+    "flatten",
+    "Flatten keeps the batch dim by default; Unflatten refuses a non-sequence size (TypeError)",
+)
 @each_nn()
 def test_flatten_unflatten(nn):
     """Unlike torch.flatten, start_dim=1."""
@@ -313,9 +367,12 @@ def test_flatten_unflatten(nn):
         nn.Unflatten(1, 5)
 
 
-@proves(PADDING_MD, "padding",
-        "an int padding shows as the full tuple, only ConstantPad shows value; "
-        "CircularPad checks the input rank")
+@proves(
+    "docs/chapters/layers/padding.md",
+    "padding",
+    "an int padding shows as the full tuple, only ConstantPad shows value; "
+    "CircularPad checks the input rank",
+)
 @each_nn()
 def test_padding_layers(nn):
     """repr forms and the ValueError of CircularPad."""
@@ -326,9 +383,12 @@ def test_padding_layers(nn):
         nn.CircularPad2d(1)(torch.randn(2, 3))
 
 
-@proves(UPSAMPLING, "UpsamplingBilinear2d",
-        "UpsamplingBilinear2d equals Upsample(bilinear, align_corners=True), differs from the "
-        "default, and does not warn at run time")
+@proves(
+    "annotated_src/annotated_nn/modules/upsampling.py",
+    "UpsamplingBilinear2d",
+    "UpsamplingBilinear2d equals Upsample(bilinear, align_corners=True), differs from the "
+    "default, and does not warn at run time",
+)
 @each_nn()
 def test_upsampling_bilinear(nn):
     """And Upsample stores an int scale_factor as a float."""

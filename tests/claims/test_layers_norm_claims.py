@@ -6,21 +6,21 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-BATCHNORM = "annotated_src/annotated_nn/modules/batchnorm.py"
-NORMALIZATION = "annotated_src/annotated_nn/modules/normalization.py"
-NORM_MD = "docs/chapters/layers/normalization.md"
-DROPOUT_MD = "docs/chapters/layers/dropout.md"
 
-
-@proves(NORM_MD, "batchnorm-family",
-        "BatchNorm has two parameters and three buffers; training updates them, eval uses them")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "batchnorm-family",
+    "BatchNorm has two parameters and three buffers; training updates them, eval uses them",
+)
 @each_nn()
 def test_batchnorm_parameters_buffers_and_eval(nn):
     """The chapter's example."""
     bn = nn.BatchNorm1d(3)
     assert [n for n, _ in bn.named_parameters()] == ["weight", "bias"]
     assert [n for n, _ in bn.named_buffers()] == [
-        "running_mean", "running_var", "num_batches_tracked",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
     ]
     x = torch.randn(8, 3) * 2 + 5
     bn(x)
@@ -30,8 +30,11 @@ def test_batchnorm_parameters_buffers_and_eval(nn):
     assert torch.allclose(bn(x), expected, atol=1e-6)
 
 
-@proves(NORM_MD, "batchnorm-family",
-        "momentum=None makes the running statistics a cumulative average of the batch means")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "batchnorm-family",
+    "momentum=None makes the running statistics a cumulative average of the batch means",
+)
 @each_nn()
 def test_batchnorm_cumulative_average(nn):
     """(0 + 3) / 2 = 1.5."""
@@ -41,8 +44,11 @@ def test_batchnorm_cumulative_average(nn):
     assert torch.equal(bn.running_mean, torch.full((3,), 1.5))
 
 
-@proves(BATCHNORM, "_NormBase.__init__",
-        "num_batches_tracked is always long, even with dtype=torch.float64")
+@proves(
+    "annotated_src/annotated_nn/modules/batchnorm.py",
+    "_NormBase.__init__",
+    "num_batches_tracked is always long, even with dtype=torch.float64",
+)
 @each_nn()
 def test_num_batches_tracked_is_long(nn):
     """Only the device is passed on to the counter."""
@@ -51,8 +57,11 @@ def test_num_batches_tracked_is_long(nn):
     assert bn.num_batches_tracked.dtype == torch.long
 
 
-@proves(BATCHNORM, "_BatchNorm.forward",
-        "the counter is bumped before F.batch_norm, so even a failing call increments it")
+@proves(
+    "annotated_src/annotated_nn/modules/batchnorm.py",
+    "_BatchNorm.forward",
+    "the counter is bumped before F.batch_norm, so even a failing call increments it",
+)
 @each_nn()
 def test_counter_bumped_even_if_batch_norm_fails(nn):
     """One value per channel in training raises after the count."""
@@ -62,8 +71,11 @@ def test_counter_bumped_even_if_batch_norm_fails(nn):
     assert bn.num_batches_tracked.item() == 1
 
 
-@proves(BATCHNORM, "_NormBase.reset_running_stats",
-        "reset_running_stats works in place, so outside references to the buffers stay valid")
+@proves(
+    "annotated_src/annotated_nn/modules/batchnorm.py",
+    "_NormBase.reset_running_stats",
+    "reset_running_stats works in place, so outside references to the buffers stay valid",
+)
 @each_nn()
 def test_reset_running_stats_in_place(nn):
     """Same buffer objects, reset values."""
@@ -76,9 +88,12 @@ def test_reset_running_stats_in_place(nn):
     assert bn.num_batches_tracked.item() == 0
 
 
-@proves(BATCHNORM, "_NormBase._load_from_state_dict",
-        "a pre-version-2 checkpoint without num_batches_tracked loads under strict=True; the "
-        "module's own counter is kept")
+@proves(
+    "annotated_src/annotated_nn/modules/batchnorm.py",
+    "_NormBase._load_from_state_dict",
+    "a pre-version-2 checkpoint without num_batches_tracked loads under strict=True; the "
+    "module's own counter is kept",
+)
 @each_nn()
 def test_old_checkpoint_gets_counter(nn):
     """_version = 2; a plain dict without _metadata counts as the oldest kind too."""
@@ -95,9 +110,12 @@ def test_old_checkpoint_gets_counter(nn):
     assert bn.state_dict()._metadata[""] == {"version": 2}
 
 
-@proves(NORM_MD, "version",
-        "with track_running_stats=False the buffers are None, stay out of the state dict, "
-        "and evaluation uses batch statistics")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "version",
+    "with track_running_stats=False the buffers are None, stay out of the state dict, "
+    "and evaluation uses batch statistics",
+)
 @each_nn()
 def test_no_running_stats(nn):
     """Eval output equals training output."""
@@ -110,8 +128,11 @@ def test_no_running_stats(nn):
     assert torch.allclose(bn(x), train_out)
 
 
-@proves(NORM_MD, "lazy-batchnorm",
-        "LazyBatchNorm also holds uninitialized buffers, materialized on the first forward pass")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "lazy-batchnorm",
+    "LazyBatchNorm also holds uninitialized buffers, materialized on the first forward pass",
+)
 @each_nn()
 def test_lazy_batchnorm_buffers(nn):
     """num_features comes from input.shape[1]."""
@@ -122,8 +143,11 @@ def test_lazy_batchnorm_buffers(nn):
     assert type(bn.running_mean) is torch.Tensor and bn.running_mean.shape == (5,)
 
 
-@proves(NORM_MD, "no-running-stats",
-        "LayerNorm, GroupNorm and RMSNorm consume no random numbers; RMSNorm has no bias slot")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "no-running-stats",
+    "LayerNorm, GroupNorm and RMSNorm consume no random numbers; RMSNorm has no bias slot",
+)
 @each_nn()
 def test_norms_without_random_numbers(nn):
     """weight 1, bias 0; RMSNorm registers no 'bias' entry at all."""
@@ -136,8 +160,11 @@ def test_norms_without_random_numbers(nn):
     assert "bias" in nn.LayerNorm(4, bias=False)._parameters
 
 
-@proves(NORM_MD, "no-running-stats",
-        "RMSNorm with eps=None divides by sqrt(mean(x^2) + finfo(dtype).eps)")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "no-running-stats",
+    "RMSNorm with eps=None divides by sqrt(mean(x^2) + finfo(dtype).eps)",
+)
 @each_nn()
 def test_rmsnorm_default_eps(nn):
     """The chapter's formula."""
@@ -148,8 +175,11 @@ def test_rmsnorm_default_eps(nn):
     assert torch.allclose(rms(x), expected)
 
 
-@proves(NORMALIZATION, "normalization",
-        "LayerNorm/GroupNorm never look at self.training: train and eval give the same output")
+@proves(
+    "annotated_src/annotated_nn/modules/normalization.py",
+    "normalization",
+    "LayerNorm/GroupNorm never look at self.training: train and eval give the same output",
+)
 @each_nn()
 def test_layer_norm_mode_independent(nn):
     """No buffers either."""
@@ -161,9 +191,12 @@ def test_layer_norm_mode_independent(nn):
         assert torch.equal(layer(x), train_out)
 
 
-@proves(NORM_MD, "instancenorm",
-        "a default InstanceNorm has no parameters or buffers; a channel mismatch only warns with "
-        "affine=False and raises with affine=True")
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "instancenorm",
+    "a default InstanceNorm has no parameters or buffers; a channel mismatch only warns with "
+    "affine=False and raises with affine=True",
+)
 @each_nn()
 def test_instance_norm_mismatch(nn):
     """Lazy instance norms default to affine=True and track_running_stats=True instead."""
@@ -177,9 +210,12 @@ def test_instance_norm_mismatch(nn):
     assert lazy.affine is True and lazy.track_running_stats is True
 
 
-@proves(DROPOUT_MD, "rng",
-        "under one seed Dropout drops the same elements as torch; in eval it returns the input "
-        "object itself")
+@proves(
+    "docs/chapters/layers/dropout.md",
+    "rng",
+    "under one seed Dropout drops the same elements as torch; in eval it returns the input "
+    "object itself",
+)
 @each_nn()
 def test_dropout_seed_and_eval(nn):
     """Kept elements are scaled by 1/(1-p)."""
@@ -198,8 +234,11 @@ def test_dropout_seed_and_eval(nn):
         nn.Dropout(1.5)
 
 
-@proves(DROPOUT_MD, "rng",
-        "Dropout2d on 3-D input warns and does channel-wise 1-D dropout; Dropout1d zeroes channels")
+@proves(
+    "docs/chapters/layers/dropout.md",
+    "rng",
+    "Dropout2d on 3-D input warns and does channel-wise 1-D dropout; Dropout1d zeroes channels",
+)
 @each_nn()
 def test_dropout2d_on_3d_input(nn):
     """Each (n, c) row is either all zero or all scaled."""

@@ -6,21 +6,15 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-ACTIVATION = "annotated_src/annotated_nn/modules/activation.py"
-LOSS = "annotated_src/annotated_nn/modules/loss.py"
-RNN = "annotated_src/annotated_nn/modules/rnn.py"
-TRANSFORMER = "annotated_src/annotated_nn/modules/transformer.py"
-ACTIVATION_MD = "docs/chapters/layers/activation.md"
-LOSS_MD = "docs/chapters/layers/loss.md"
-RNN_MD = "docs/chapters/layers/rnn.md"
-TRANSFORMER_MD = "docs/chapters/layers/transformer.md"
-
 nested_prototype_warning = pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
 
 
-@proves(ACTIVATION_MD, "details",
-        "inplace=True overwrites the input and returns the same object; a leaf that requires grad "
-        "raises")
+@proves(
+    "docs/chapters/layers/activation.md",
+    "details",
+    "inplace=True overwrites the input and returns the same object; a leaf that requires grad "
+    "raises",
+)
 @each_nn()
 def test_relu_inplace(nn):
     """x * 1 is fine, a leaf is not."""
@@ -33,8 +27,11 @@ def test_relu_inplace(nn):
     nn.ReLU(inplace=True)(leaf * 1)
 
 
-@proves(ACTIVATION_MD, "details",
-        "without dim, Softmax guesses one from the input's rank with a deprecation warning")
+@proves(
+    "docs/chapters/layers/activation.md",
+    "details",
+    "without dim, Softmax guesses one from the input's rank with a deprecation warning",
+)
 @each_nn()
 def test_softmax_without_dim_warns(nn):
     """Implicit dimension choice."""
@@ -42,8 +39,11 @@ def test_softmax_without_dim_warns(nn):
         nn.Softmax()(torch.randn(2, 3))
 
 
-@proves(ACTIVATION, "Hardtanh.__init__",
-        "the deprecated min_value wins over min_val, even when both are given, with a FutureWarning")
+@proves(
+    "annotated_src/annotated_nn/modules/activation.py",
+    "Hardtanh.__init__",
+    "the deprecated min_value wins over min_val, even when both are given, with a FutureWarning",
+)
 @each_nn()
 def test_hardtanh_old_keyword_wins(nn):
     """The old name overrides."""
@@ -52,7 +52,11 @@ def test_hardtanh_old_keyword_wins(nn):
     assert h.min_val == -3.0
 
 
-@proves(ACTIVATION, "Hardsigmoid", "Hardsigmoid has no extra_repr: inplace=True does not show")
+@proves(
+    "annotated_src/annotated_nn/modules/activation.py",
+    "Hardsigmoid",
+    "Hardsigmoid has no extra_repr: inplace=True does not show",
+)
 @each_nn()
 def test_hardsigmoid_repr(nn):
     """Unlike ReLU."""
@@ -61,8 +65,11 @@ def test_hardsigmoid_repr(nn):
     assert repr(nn.GELU(approximate="tanh")) == "GELU(approximate='tanh')"
 
 
-@proves(ACTIVATION_MD, "summary",
-        "ReLU6 derives from Hardtanh; PReLU has one parameter filled with init (no random numbers)")
+@proves(
+    "docs/chapters/layers/activation.md",
+    "summary",
+    "ReLU6 derives from Hardtanh; PReLU has one parameter filled with init (no random numbers)",
+)
 @each_nn()
 def test_relu6_and_prelu(nn):
     """ReLU6 is a Hardtanh with bounds 0 and 6."""
@@ -72,8 +79,11 @@ def test_relu6_and_prelu(nn):
     assert torch.allclose(prelu.weight, torch.full((3,), 0.1))
 
 
-@proves(ACTIVATION_MD, "exercises",
-        "RReLU depends on the mode: eval uses the fixed slope (lower + upper) / 2")
+@proves(
+    "annotated_src/annotated_nn/modules/activation.py",
+    "RReLU",
+    "RReLU depends on the mode: eval uses the fixed slope (lower + upper) / 2",
+)
 @each_nn()
 def test_rrelu_eval_slope(nn):
     """Evaluation is deterministic."""
@@ -82,9 +92,12 @@ def test_rrelu_eval_slope(nn):
     assert torch.allclose(r(x), torch.tensor([-0.2, 2.0]))
 
 
-@proves(LOSS, "_Loss.__init__",
-        "once size_average or reduce is given, reduction is ignored even when passed, with a "
-        "UserWarning")
+@proves(
+    "annotated_src/annotated_nn/modules/loss.py",
+    "_Loss.__init__",
+    "once size_average or reduce is given, reduction is ignored even when passed, with a "
+    "UserWarning",
+)
 @each_nn()
 def test_legacy_reduction_arguments(nn):
     """size_average=False becomes 'sum' although reduction='mean' was passed."""
@@ -93,9 +106,12 @@ def test_legacy_reduction_arguments(nn):
     assert loss.reduction == "sum"
 
 
-@proves(LOSS, "_WeightedLoss.__init__",
-        "weight is registered even when None: out of the state_dict, a later tensor becomes a "
-        "persistent buffer that moves with .to()")
+@proves(
+    "annotated_src/annotated_nn/modules/loss.py",
+    "_WeightedLoss.__init__",
+    "weight is registered even when None: out of the state_dict, a later tensor becomes a "
+    "persistent buffer that moves with .to()",
+)
 @each_nn()
 def test_weighted_loss_buffer(nn):
     """And as a submodule, the weight follows model.to(float64)."""
@@ -113,8 +129,11 @@ def test_weighted_loss_buffer(nn):
     assert Model().to(torch.float64).loss.weight.dtype == torch.float64
 
 
-@proves(LOSS_MD, "cross-entropy",
-        "CrossEntropyLoss equals LogSoftmax followed by NLLLoss; probability targets are accepted")
+@proves(
+    "docs/chapters/layers/loss.md",
+    "cross-entropy",
+    "CrossEntropyLoss equals LogSoftmax followed by NLLLoss; probability targets are accepted",
+)
 @each_nn()
 def test_cross_entropy_is_log_softmax_nll(nn):
     """Class indices and probabilities."""
@@ -126,8 +145,11 @@ def test_cross_entropy_is_log_softmax_nll(nn):
     assert torch.allclose(nn.CrossEntropyLoss()(logits, probs), fused)
 
 
-@proves(LOSS, "NLLLoss",
-        "targets equal to ignore_index contribute nothing, not even to the mean's denominator")
+@proves(
+    "annotated_src/annotated_nn/modules/loss.py",
+    "NLLLoss",
+    "targets equal to ignore_index contribute nothing, not even to the mean's denominator",
+)
 @each_nn()
 def test_nll_ignore_index_denominator(nn):
     """The weighted mean divides by the summed weight of the targets not ignored."""
@@ -138,8 +160,11 @@ def test_nll_ignore_index_denominator(nn):
     assert torch.allclose(nll(inp, target), expected)
 
 
-@proves(LOSS_MD, "losses",
-        "BCEWithLogitsLoss registers two buffers, weight and pos_weight")
+@proves(
+    "docs/chapters/layers/loss.md",
+    "losses",
+    "BCEWithLogitsLoss registers two buffers, weight and pos_weight",
+)
 @each_nn()
 def test_bce_with_logits_buffers(nn):
     """A None weight stays out of the state dict."""
@@ -148,9 +173,12 @@ def test_bce_with_logits_buffers(nn):
     assert list(bce.state_dict()) == ["pos_weight"]
 
 
-@proves(LOSS_MD, "distance",
-        "PairwiseDistance stores p as norm and is TripletMarginWithDistanceLoss's default distance "
-        "submodule")
+@proves(
+    "docs/chapters/layers/loss.md",
+    "distance",
+    "PairwiseDistance stores p as norm and is TripletMarginWithDistanceLoss's default distance "
+    "submodule",
+)
 @each_nn()
 def test_pairwise_distance_in_triplet_loss(nn):
     """It shows up in the loss's repr."""
@@ -160,8 +188,11 @@ def test_pairwise_distance_in_triplet_loss(nn):
     )
 
 
-@proves(RNN_MD, "exercises",
-        "with proj_size=3 and two directions, weight_ih_l1 takes 6 inputs")
+@proves(
+    "docs/chapters/layers/rnn.md",
+    "exercises",
+    "with proj_size=3 and two directions, weight_ih_l1 takes 6 inputs",
+)
 @each_nn()
 def test_lstm_projection_shapes(nn):
     """Later layers take the concatenated projected h of both directions."""
@@ -171,9 +202,12 @@ def test_lstm_projection_shapes(nn):
     assert lstm.weight_hh_l0.shape == (32, 3)
 
 
-@proves(RNN, "RNNBase.__setattr__",
-        "replacing a weight refreshes _flat_weights; the slot is rewritten even when the "
-        "assignment then fails")
+@proves(
+    "annotated_src/annotated_nn/modules/rnn.py",
+    "RNNBase.__setattr__",
+    "replacing a weight refreshes _flat_weights; the slot is rewritten even when the "
+    "assignment then fails",
+)
 @each_nn()
 def test_flat_weights_follow_assignment(nn):
     """A plain tensor for a parameter name raises TypeError, but the flat list already holds it."""
@@ -188,7 +222,7 @@ def test_flat_weights_follow_assignment(nn):
     assert gru.weight_hh_l0 is new
 
 
-@proves(RNN_MD, "cells", "RNNCell checks its nonlinearity only in forward")
+@proves("docs/chapters/layers/rnn.md", "cells", "RNNCell checks its nonlinearity only in forward")
 @each_nn()
 def test_rnn_cell_nonlinearity_checked_late(nn):
     """Construction accepts anything."""
@@ -197,9 +231,12 @@ def test_rnn_cell_nonlinearity_checked_late(nn):
         cell(torch.ones(1, 2))
 
 
-@proves(RNN_MD, "rnnbase",
-        "reset_parameters draws U(-1/sqrt(h), 1/sqrt(h)) in registration order: one seed, "
-        "torch's weights")
+@proves(
+    "docs/chapters/layers/rnn.md",
+    "rnnbase",
+    "reset_parameters draws U(-1/sqrt(h), 1/sqrt(h)) in registration order: one seed, "
+    "torch's weights",
+)
 @each_nn()
 def test_rnn_same_seed_same_weights(nn):
     """Every parameter bounded and equal to torch.nn's."""
@@ -214,9 +251,12 @@ def test_rnn_same_seed_same_weights(nn):
         assert a.abs().max() <= 0.5
 
 
-@proves(TRANSFORMER_MD, "layers",
-        "TransformerEncoder deep-copies the layer: independent parameters, identical values, and "
-        "the layer passed in is not part of the stack")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "layers",
+    "TransformerEncoder deep-copies the layer: independent parameters, identical values, and "
+    "the layer passed in is not part of the stack",
+)
 @each_nn()
 def test_encoder_clones(nn):
     """_get_clones."""
@@ -228,8 +268,11 @@ def test_encoder_clones(nn):
     assert torch.equal(a, b) and a is not b
 
 
-@proves(TRANSFORMER_MD, "layers",
-        "enable_nested_tensor with norm_first=True warns and sets use_nested_tensor to False")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "layers",
+    "enable_nested_tensor with norm_first=True warns and sets use_nested_tensor to False",
+)
 @each_nn()
 def test_nested_tensor_switched_off(nn):
     """torch's warning text."""
@@ -238,8 +281,11 @@ def test_nested_tensor_switched_off(nn):
     assert enc.use_nested_tensor is False
 
 
-@proves(TRANSFORMER_MD, "layers",
-        "generate_square_subsequent_mask puts -inf above the diagonal and 0 elsewhere")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "layers",
+    "generate_square_subsequent_mask puts -inf above the diagonal and 0 elsewhere",
+)
 @each_nn()
 def test_causal_mask(nn):
     """A 3 x 3 example."""
@@ -248,8 +294,11 @@ def test_causal_mask(nn):
     assert torch.equal(mask, expected)
 
 
-@proves(TRANSFORMER_MD, "fast-path",
-        "on the nested-tensor path (eval, no grad) padded positions come out as 0, unlike training")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "fast-path",
+    "on the nested-tensor path (eval, no grad) padded positions come out as 0, unlike training",
+)
 @nested_prototype_warning
 @each_nn()
 def test_padded_positions_zero_on_fast_path(nn):
@@ -268,9 +317,12 @@ def test_padded_positions_zero_on_fast_path(nn):
     assert torch.count_nonzero(slow[0, 2:]) > 0
 
 
-@proves(TRANSFORMER_MD, "multihead-attention",
-        "with kdim/vdim != embed_dim the projections are separate and in_proj_weight is a "
-        "registered None")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "multihead-attention",
+    "with kdim/vdim != embed_dim the projections are separate and in_proj_weight is a "
+    "registered None",
+)
 @each_nn()
 def test_mha_separate_projections(nn):
     """Different state_dict keys; out_proj is a NonDynamicallyQuantizableLinear."""
@@ -278,14 +330,21 @@ def test_mha_separate_projections(nn):
     assert mha._qkv_same_embed_dim is False
     assert "in_proj_weight" in mha._parameters and mha.in_proj_weight is None
     assert [n for n, _ in mha.named_parameters()] == [
-        "q_proj_weight", "k_proj_weight", "v_proj_weight", "in_proj_bias",
-        "out_proj.weight", "out_proj.bias",
+        "q_proj_weight",
+        "k_proj_weight",
+        "v_proj_weight",
+        "in_proj_bias",
+        "out_proj.weight",
+        "out_proj.bias",
     ]
     assert type(mha.out_proj).__name__ == "NonDynamicallyQuantizableLinear"
 
 
-@proves(TRANSFORMER_MD, "multihead-attention",
-        "_reset_parameters zeroes out_proj's bias but keeps out_proj.weight's Linear init")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "multihead-attention",
+    "_reset_parameters zeroes out_proj's bias but keeps out_proj.weight's Linear init",
+)
 @each_nn()
 def test_mha_out_proj_weight_keeps_linear_init(nn):
     """Under one seed out_proj.weight equals a fresh Linear's weight (drawn before xavier)."""
@@ -298,8 +357,11 @@ def test_mha_out_proj_weight_keeps_linear_init(nn):
     assert torch.count_nonzero(mha.in_proj_bias) == 0
 
 
-@proves(TRANSFORMER_MD, "multihead-attention",
-        "with batch_first=True inputs and outputs are (N, L, E); weights are averaged over heads")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "multihead-attention",
+    "with batch_first=True inputs and outputs are (N, L, E); weights are averaged over heads",
+)
 @each_nn()
 def test_mha_batch_first(nn):
     """The chapter's shapes."""
@@ -309,8 +371,11 @@ def test_mha_batch_first(nn):
     assert out.shape == (3, 5, 8) and weights.shape == (3, 5, 5)
 
 
-@proves(TRANSFORMER_MD, "transformer",
-        "Transformer re-initializes only parameters with more than one dimension (Xavier)")
+@proves(
+    "docs/chapters/layers/transformer.md",
+    "transformer",
+    "Transformer re-initializes only parameters with more than one dimension (Xavier)",
+)
 @each_nn()
 def test_transformer_xavier_only_matrices(nn):
     """LayerNorm weights stay 1, and one seed gives torch's weights."""
@@ -318,12 +383,17 @@ def test_transformer_xavier_only_matrices(nn):
 
     def build(lib):
         torch.manual_seed(0)
-        return lib.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
-                               dim_feedforward=16, batch_first=True)
+        return lib.Transformer(
+            d_model=8,
+            nhead=2,
+            num_encoder_layers=1,
+            num_decoder_layers=1,
+            dim_feedforward=16,
+            batch_first=True,
+        )
 
     ours, theirs = build(nn), build(tnn)
     assert torch.equal(ours.encoder.norm.weight, torch.ones(8))
     assert torch.equal(ours.decoder.layers[0].norm3.weight, torch.ones(8))
     for (name, a), (_, b) in zip(ours.named_parameters(), theirs.named_parameters(), strict=True):
         assert torch.equal(a, b), name
-

@@ -8,14 +8,12 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-LAZY = "annotated_src/annotated_nn/modules/lazy.py"
-CHAPTER = "docs/chapters/14-lazy-modules.md"
-LINEAR = "annotated_src/annotated_nn/modules/linear.py"
-CONV = "annotated_src/annotated_nn/modules/conv.py"
 
-
-@proves(LAZY, "Note [Lazy module lifecycle]",
-        "construction registers a load pre-hook and a forward pre-hook, kept in two handles")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "Note [Lazy module lifecycle]",
+    "construction registers a load pre-hook and a forward pre-hook, kept in two handles",
+)
 @each_nn()
 def test_lifecycle_construction_registers_two_hooks(nn):
     """Stage 1: one forward pre-hook, one load pre-hook, two handle attributes."""
@@ -26,8 +24,11 @@ def test_lifecycle_construction_registers_two_hooks(nn):
     assert m.has_uninitialized_params()
 
 
-@proves(LAZY, "Note [Lazy module lifecycle]",
-        "before materialization state_dict() saves the uninitialized parameters as they are")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "Note [Lazy module lifecycle]",
+    "before materialization state_dict() saves the uninitialized parameters as they are",
+)
 @each_nn()
 def test_lifecycle_state_dict_holds_placeholders(nn):
     """Stage 2: the state dict holds the placeholder objects themselves."""
@@ -37,8 +38,11 @@ def test_lifecycle_state_dict_holds_placeholders(nn):
     assert type(sd["bias"]) is nn.UninitializedParameter
 
 
-@proves(LAZY, "Note [Lazy module lifecycle]",
-        "the first forward materializes, removes both hooks and handles, and switches the class")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "Note [Lazy module lifecycle]",
+    "the first forward materializes, removes both hooks and handles, and switches the class",
+)
 @each_nn()
 def test_lifecycle_first_forward_switches_class(nn):
     """Stage 3: LazyLinear becomes Linear, the object stays the same."""
@@ -53,8 +57,11 @@ def test_lifecycle_first_forward_switches_class(nn):
     assert repr(m) == "Linear(in_features=3, out_features=4, bias=True)"
 
 
-@proves(LAZY, "LazyModuleMixin.__init__",
-        "pre-hooks registered later see materialized parameters; prepend=True ones see placeholders")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin.__init__",
+    "pre-hooks registered later see materialized parameters; prepend=True ones see placeholders",
+)
 @each_nn()
 def test_user_pre_hooks_see_parameters_by_order(nn):
     """The lazy pre-hook runs before later hooks, after prepended ones."""
@@ -71,8 +78,11 @@ def test_user_pre_hooks_see_parameters_by_order(nn):
     ]
 
 
-@proves(LAZY, "LazyModuleMixin._lazy_load_hook",
-        "loading materializes to the checkpoint's shapes, keeps the placeholder's dtype and the class")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._lazy_load_hook",
+    "loading materializes to the checkpoint's shapes, keeps the placeholder's dtype and the class",
+)
 @each_nn()
 def test_load_materializes_without_switching(nn):
     """The class switches only on the first forward; in_features is filled in then."""
@@ -87,8 +97,11 @@ def test_load_materializes_without_switching(nn):
     assert torch.equal(lazy.weight, source.weight.double())
 
 
-@proves(CHAPTER, "load",
-        "after loading, an input of another width raises AssertionError on the first forward")
+@proves(
+    "docs/chapters/14-lazy-modules.md",
+    "load",
+    "after loading, an input of another width raises AssertionError on the first forward",
+)
 @each_nn()
 def test_loaded_lazy_linear_checks_width(nn):
     """torch's message names both widths."""
@@ -98,8 +111,11 @@ def test_loaded_lazy_linear_checks_width(nn):
         lazy(torch.ones(1, 5))
 
 
-@proves(LAZY, "LazyModuleMixin._lazy_load_hook",
-        "loading an uninitialized state dict leaves the module lazy")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._lazy_load_hook",
+    "loading an uninitialized state dict leaves the module lazy",
+)
 @each_nn()
 def test_loading_lazy_checkpoint_stays_lazy(nn):
     """A placeholder loaded onto a placeholder stays a placeholder."""
@@ -110,8 +126,11 @@ def test_loading_lazy_checkpoint_stays_lazy(nn):
     assert type(target.weight) is nn.UninitializedParameter
 
 
-@proves(CONV, "_LazyConvXdMixin.initialize_parameters",
-        "a lazy convolution loaded from a state dict keeps in_channels 0 for good, unlike LazyLinear")
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "_LazyConvXdMixin.initialize_parameters",
+    "a lazy convolution loaded from a state dict keeps in_channels 0 for good, unlike LazyLinear",
+)
 @each_nn()
 def test_loaded_lazy_conv_keeps_in_channels_zero(nn):
     """The repr shows Conv2d(0, ...) after the first forward."""
@@ -123,8 +142,11 @@ def test_loaded_lazy_conv_keeps_in_channels_zero(nn):
     assert repr(conv).startswith("Conv2d(0, 4,")
 
 
-@proves(LAZY, "LazyModuleMixin._replicate_for_data_parallel",
-        "an unmaterialized lazy module refuses replication; once switched it replicates normally")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._replicate_for_data_parallel",
+    "an unmaterialized lazy module refuses replication; once switched it replicates normally",
+)
 @each_nn()
 def test_lazy_refuses_replication_until_switched(nn):
     """The refusal belongs to the lazy class."""
@@ -154,8 +176,11 @@ class _Holder:
         return Holder()
 
 
-@proves(LAZY, "LazyModuleMixin._replicate_for_data_parallel",
-        "a lazy class with cls_to_become None keeps its class and still refuses replication")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._replicate_for_data_parallel",
+    "a lazy class with cls_to_become None keeps its class and still refuses replication",
+)
 @each_nn()
 def test_cls_to_become_none_keeps_class_and_refusal(nn):
     """has_uninitialized_params looks at the module's own entries, not its children's."""
@@ -168,8 +193,11 @@ def test_cls_to_become_none_keeps_class_and_refusal(nn):
         holder._replicate_for_data_parallel()
 
 
-@proves(LAZY, "LazyModuleMixin._infer_parameters",
-        "initialize_parameters must be overridden, and anything left uninitialized raises")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._infer_parameters",
+    "initialize_parameters must be overridden, and anything left uninitialized raises",
+)
 @each_nn()
 def test_initialize_parameters_contract(nn):
     """NotImplementedError from the base; RuntimeError when a placeholder is left."""
@@ -192,8 +220,11 @@ def test_initialize_parameters_contract(nn):
         Lazy()(torch.ones(1))
 
 
-@proves(LAZY, "LazyModuleMixin",
-        "lazy layers initialize after the others, so one seed gives other weights than a plain net")
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin",
+    "lazy layers initialize after the others, so one seed gives other weights than a plain net",
+)
 @each_nn()
 def test_lazy_network_draws_random_numbers_later(nn):
     """Same seed, same shapes, different weights: the draw order differs."""
@@ -206,8 +237,11 @@ def test_lazy_network_draws_random_numbers_later(nn):
     assert not torch.equal(lazy[1].weight, plain[1].weight)
 
 
-@proves("docs/chapters/layers/index.md", "same-bits",
-        "a network with a lazy layer gets bit-identical outputs from torch.nn and annotated_nn")
+@proves(
+    "docs/chapters/layers/index.md",
+    "same-bits",
+    "a network with a lazy layer gets bit-identical outputs from torch.nn and annotated_nn",
+)
 @each_nn()
 def test_lazy_network_matches_torch_under_one_seed(nn):
     """The draw order is the same on both sides."""
@@ -221,8 +255,11 @@ def test_lazy_network_matches_torch_under_one_seed(nn):
     assert torch.equal(build(nn), build(tnn))
 
 
-@proves(CHAPTER, "exercises",
-        "a deep copy of an unmaterialized LazyLinear materializes independently of the original")
+@proves(
+    "docs/chapters/14-lazy-modules.md",
+    "exercises",
+    "a deep copy of an unmaterialized LazyLinear materializes independently of the original",
+)
 @each_nn()
 def test_deepcopied_lazy_linear_is_independent(nn):
     """The copied hook is bound to the copy."""
@@ -234,8 +271,11 @@ def test_deepcopied_lazy_linear_is_independent(nn):
     assert type(b) is nn.Linear
 
 
-@proves(LINEAR, "LazyLinear.initialize_parameters",
-        "an input whose last dimension is 0 leaves in_features at 0 (initialization is skipped)")
+@proves(
+    "annotated_src/annotated_nn/modules/linear.py",
+    "LazyLinear.initialize_parameters",
+    "an input whose last dimension is 0 leaves in_features at 0 (initialization is skipped)",
+)
 @each_nn()
 def test_lazy_linear_zero_width_input(nn):
     """The class still switches; the weight is (out, 0)."""
@@ -245,8 +285,11 @@ def test_lazy_linear_zero_width_input(nn):
     assert m.in_features == 0 and m.weight.shape == (2, 0)
 
 
-@proves(CHAPTER, "custom",
-        "a custom lazy module with cls_to_become None keeps its class after materializing")
+@proves(
+    "docs/chapters/14-lazy-modules.md",
+    "custom",
+    "a custom lazy module with cls_to_become None keeps its class after materializing",
+)
 @each_nn()
 def test_custom_lazy_scale(nn):
     """The chapter's LazyScale example."""

@@ -9,12 +9,6 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-DATA_PARALLEL = "annotated_src/annotated_nn/parallel/data_parallel.py"
-SCATTER_GATHER = "annotated_src/annotated_nn/parallel/scatter_gather.py"
-REPLICATE = "annotated_src/annotated_nn/parallel/replicate.py"
-PARALLEL_APPLY = "annotated_src/annotated_nn/parallel/parallel_apply.py"
-CHAPTER = "docs/chapters/15-parallel.md"
-
 needs_no_accelerator = pytest.mark.skipif(
     torch.accelerator.is_available(), reason="checks the behavior without an accelerator"
 )
@@ -25,9 +19,12 @@ def submodule(nn, name):
     return importlib.import_module(f"{nn.parallel.__name__}.{name}")
 
 
-@proves(DATA_PARALLEL, "DataParallel",
-        "without a usable GPU device_ids is [] and forward calls the module directly; "
-        "dim and output_device are not even set")
+@proves(
+    "annotated_src/annotated_nn/parallel/data_parallel.py",
+    "DataParallel",
+    "without a usable GPU device_ids is [] and forward calls the module directly; "
+    "dim and output_device are not even set",
+)
 @needs_no_accelerator
 @each_nn()
 def test_data_parallel_on_cpu_calls_module(nn):
@@ -40,8 +37,11 @@ def test_data_parallel_on_cpu_calls_module(nn):
     assert not hasattr(dp, "dim") and not hasattr(dp, "output_device")
 
 
-@proves(CHAPTER, "consume-prefix",
-        "a wrapper's state_dict keys carry 'module.', which consume_prefix strips with _metadata")
+@proves(
+    "docs/chapters/15-parallel.md",
+    "consume-prefix",
+    "a wrapper's state_dict keys carry 'module.', which consume_prefix strips with _metadata",
+)
 @each_nn()
 def test_consume_prefix_strips_keys_and_metadata(nn):
     """The stripped dict loads into the bare model."""
@@ -54,8 +54,11 @@ def test_consume_prefix_strips_keys_and_metadata(nn):
     assert str(model.load_state_dict(state)) == "<All keys matched successfully>"
 
 
-@proves(DATA_PARALLEL, "data_parallel",
-        "without an accelerator the functional data_parallel raises instead of calling the module")
+@proves(
+    "annotated_src/annotated_nn/parallel/data_parallel.py",
+    "data_parallel",
+    "without an accelerator the functional data_parallel raises instead of calling the module",
+)
 @needs_no_accelerator
 @each_nn()
 def test_functional_data_parallel_raises_on_cpu(nn):
@@ -64,7 +67,11 @@ def test_functional_data_parallel_raises_on_cpu(nn):
         nn.parallel.data_parallel(nn.Linear(2, 2), torch.ones(1, 2))
 
 
-@proves(REPLICATE, "replicate", "a CPU device raises ValueError (broadcasts need accelerators)")
+@proves(
+    "annotated_src/annotated_nn/parallel/replicate.py",
+    "replicate",
+    "a CPU device raises ValueError (broadcasts need accelerators)",
+)
 @each_nn()
 def test_replicate_refuses_cpu(nn):
     """_get_device_index(..., True) rejects the CPU."""
@@ -72,8 +79,11 @@ def test_replicate_refuses_cpu(nn):
         nn.parallel.replicate(nn.Linear(2, 2), ["cpu"])
 
 
-@proves(REPLICATE, "replicate",
-        "_replicate_for_data_parallel empties _parameters, copies _buffers/_modules, marks replica")
+@proves(
+    "annotated_src/annotated_nn/parallel/replicate.py",
+    "replicate",
+    "_replicate_for_data_parallel empties _parameters, copies _buffers/_modules, marks replica",
+)
 @each_nn()
 def test_replica_shallow_copy(nn):
     """A replica's parameters() is empty; the dicts are new objects."""
@@ -86,8 +96,11 @@ def test_replica_shallow_copy(nn):
     assert replica._is_replica is True and type(replica) is type(bn)
 
 
-@proves(SCATTER_GATHER, "scatter",
-        "non-tensor objects are not split: every device gets a reference to the same object")
+@proves(
+    "annotated_src/annotated_nn/parallel/scatter_gather.py",
+    "scatter",
+    "non-tensor objects are not split: every device gets a reference to the same object",
+)
 @each_nn()
 def test_scatter_shares_non_tensors(nn):
     """Custom objects and numbers are repeated per device."""
@@ -99,8 +112,11 @@ def test_scatter_shares_non_tensors(nn):
     assert shares[0][1] == shares[1][1] == 3
 
 
-@proves(SCATTER_GATHER, "scatter_kwargs",
-        "with only non-tensor keyword arguments the positional side is padded with empty tuples")
+@proves(
+    "annotated_src/annotated_nn/parallel/scatter_gather.py",
+    "scatter_kwargs",
+    "with only non-tensor keyword arguments the positional side is padded with empty tuples",
+)
 @each_nn()
 def test_scatter_kwargs_pads_positional_side(nn):
     """Each device gets an (args, kwargs) pair."""
@@ -109,8 +125,11 @@ def test_scatter_kwargs_pads_positional_side(nn):
     assert inputs == ((), ()) and kwargs == ({"flag": True}, {"flag": True})
 
 
-@proves(SCATTER_GATHER, "gather",
-        "None stays None; dicts with different key counts raise ValueError")
+@proves(
+    "annotated_src/annotated_nn/parallel/scatter_gather.py",
+    "gather",
+    "None stays None; dicts with different key counts raise ValueError",
+)
 @each_nn()
 def test_gather_none_and_dicts(nn):
     """The first share decides how to merge."""
@@ -120,7 +139,11 @@ def test_gather_none_and_dicts(nn):
         gather([{"a": None}, {"a": None, "b": None}], "cpu")
 
 
-@proves(SCATTER_GATHER, "is_namedtuple", "the public is_namedtuple warns with FutureWarning")
+@proves(
+    "annotated_src/annotated_nn/parallel/scatter_gather.py",
+    "is_namedtuple",
+    "the public is_namedtuple warns with FutureWarning",
+)
 @each_nn()
 def test_is_namedtuple_deprecated(nn):
     """Kept for old code only."""
@@ -129,8 +152,11 @@ def test_is_namedtuple_deprecated(nn):
         assert submodule(nn, "scatter_gather").is_namedtuple(point(1, 2))
 
 
-@proves(PARALLEL_APPLY, "get_a_var",
-        "dicts are searched by (key, value) pairs, so a tensor key is found too")
+@proves(
+    "annotated_src/annotated_nn/parallel/parallel_apply.py",
+    "get_a_var",
+    "dicts are searched by (key, value) pairs, so a tensor key is found too",
+)
 @each_nn()
 def test_get_a_var_finds_tensor_key(nn):
     """The first tensor met is returned."""
@@ -139,11 +165,49 @@ def test_get_a_var_finds_tensor_key(nn):
     assert submodule(nn, "parallel_apply").get_a_var([1, "a"]) is None
 
 
-@proves(PARALLEL_APPLY, "parallel_apply",
-        "without an accelerator it raises RuntimeError while fetching the current streams")
+@proves(
+    "annotated_src/annotated_nn/parallel/parallel_apply.py",
+    "parallel_apply",
+    "without an accelerator it raises RuntimeError while fetching the current streams",
+)
 @needs_no_accelerator
 @each_nn()
 def test_parallel_apply_needs_accelerator(nn):
     """Same place and message as torch."""
     with pytest.raises(RuntimeError, match="Cannot access accelerator device"):
         nn.parallel.parallel_apply([nn.Linear(2, 2)], [torch.ones(1, 2)])
+
+
+@pytest.fixture
+def process_group(tmp_path):
+    """A single-process gloo group on a file store, destroyed afterwards."""
+    import torch.distributed as dist
+
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+    store = dist.FileStore(str(tmp_path / "store"), 1)
+    dist.init_process_group("gloo", store=store, rank=0, world_size=1)
+    yield
+    dist.destroy_process_group()
+
+
+@proves(
+    "docs/chapters/15-parallel.md",
+    "ddp",
+    "DDP is torch's own Module: it registers only torch.nn modules, so it does not see an "
+    "annotated_nn model's parameters, yet the model's own gradients are computed",
+)
+@each_nn()
+def test_ddp_does_not_register_our_model(nn, process_group):
+    """ddp.parameters() and state_dict() are empty for an annotated_nn model."""
+    import torch.nn as tnn
+
+    model = nn.Linear(4, 2)
+    ddp = nn.parallel.DistributedDataParallel(model)
+    assert nn.parallel.DistributedDataParallel is tnn.parallel.DistributedDataParallel
+    assert ddp.module is model
+    seen = len(list(ddp.parameters()))
+    assert seen == (2 if nn is tnn else 0)
+    assert (list(ddp.state_dict()) == []) is (nn is not tnn)
+    ddp(torch.randn(3, 4)).sum().backward()
+    assert model.weight.grad is not None

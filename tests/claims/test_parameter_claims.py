@@ -11,17 +11,17 @@ import pytest
 import torch
 from claim import NAMESPACES, each_nn, proves
 
-PARAMETER = "annotated_src/annotated_nn/parameter.py"
-CHAPTER = "docs/chapters/01-parameter-and-buffer.md"
-
 
 def other(nn):
     """The other namespace."""
     return next(ns for ns in NAMESPACES.values() if ns is not nn)
 
 
-@proves(PARAMETER, "Note [Two Parameter classes]",
-        "the two Parameter classes are no subclasses of each other, yet isinstance holds both ways")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Note [Two Parameter classes]",
+    "the two Parameter classes are no subclasses of each other, yet isinstance holds both ways",
+)
 @each_nn()
 def test_two_parameter_classes_isinstance_both_ways(nn):
     """A parameter of one library passes isinstance for the other, but not an exact type test."""
@@ -33,8 +33,11 @@ def test_two_parameter_classes_isinstance_both_ways(nn):
     assert not isinstance(torch.ones(2), nn.Parameter)
 
 
-@proves(PARAMETER, "Note [Two Parameter classes]",
-        "uninitialized parameters do not cross over, and is_lazy recognizes its own only")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Note [Two Parameter classes]",
+    "uninitialized parameters do not cross over, and is_lazy recognizes its own only",
+)
 @each_nn()
 def test_uninitialized_parameters_do_not_cross_over(nn):
     """isinstance and is_lazy see only the library's own uninitialized parameters."""
@@ -46,8 +49,11 @@ def test_uninitialized_parameters_do_not_cross_over(nn):
     assert not theirs.parameter.is_lazy(u)
 
 
-@proves(PARAMETER, "Note [Two Parameter classes]",
-        "a custom tensor flagged _is_param=True counts as a parameter of both libraries")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Note [Two Parameter classes]",
+    "a custom tensor flagged _is_param=True counts as a parameter of both libraries",
+)
 @each_nn()
 def test_flagged_custom_tensor_counts_for_both(nn):
     """The _is_param flag on the instance is enough for isinstance."""
@@ -57,8 +63,11 @@ def test_flagged_custom_tensor_counts_for_both(nn):
     assert isinstance(t, other(nn).Parameter)
 
 
-@proves(PARAMETER, "Note [Parameter repr]",
-        "a parameter prints exactly as torch's, and a subclass is wrapped in Parameter(...)")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Note [Parameter repr]",
+    "a parameter prints exactly as torch's, and a subclass is wrapped in Parameter(...)",
+)
 @each_nn()
 def test_parameter_repr_matches_torch_and_keeps_type(nn):
     """repr text equals torch.nn's; the object keeps its class afterwards."""
@@ -75,7 +84,11 @@ def test_parameter_repr_matches_torch_and_keeps_type(nn):
     assert repr(Sub(torch.ones(2))).endswith("Parameter(Sub([1., 1.], requires_grad=True))")
 
 
-@proves(PARAMETER, "Parameter", "requires_grad defaults to True, even inside torch.no_grad()")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Parameter",
+    "requires_grad defaults to True, even inside torch.no_grad()",
+)
 @each_nn()
 def test_parameter_requires_grad_under_no_grad(nn):
     """A parameter made under no_grad still requires grad."""
@@ -84,7 +97,11 @@ def test_parameter_requires_grad_under_no_grad(nn):
     assert p.requires_grad
 
 
-@proves(CHAPTER, "parameter", "arithmetic on a parameter returns a plain Tensor, not a Parameter")
+@proves(
+    "docs/chapters/01-parameter-and-buffer.md",
+    "parameter",
+    "arithmetic on a parameter returns a plain Tensor, not a Parameter",
+)
 @each_nn()
 def test_parameter_arithmetic_is_plain_tensor(nn):
     """__torch_function__ is disabled: w * 2 is a plain tensor that still requires grad."""
@@ -95,8 +112,11 @@ def test_parameter_arithmetic_is_plain_tensor(nn):
     assert out.requires_grad
 
 
-@proves(PARAMETER, "Parameter.__new__",
-        "the result shares the data's storage and is always a leaf, even from a tensor with history")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Parameter.__new__",
+    "the result shares the data's storage and is always a leaf, even from a tensor with history",
+)
 @each_nn()
 def test_parameter_shares_storage_and_is_a_leaf(nn):
     """No copy; the history of the wrapped tensor is cut."""
@@ -107,8 +127,11 @@ def test_parameter_shares_storage_and_is_a_leaf(nn):
     assert nn.Parameter().shape == torch.Size([0])
 
 
-@proves(PARAMETER, "Parameter.__deepcopy__",
-        "deepcopy keeps sharing within one copy; .grad, hooks and Python attributes are not copied")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Parameter.__deepcopy__",
+    "deepcopy keeps sharing within one copy; .grad, hooks and Python attributes are not copied",
+)
 @each_nn()
 def test_parameter_deepcopy_drops_grad_hooks_and_attributes(nn):
     """A deep copy clones only data and requires_grad."""
@@ -124,8 +147,11 @@ def test_parameter_deepcopy_drops_grad_hooks_and_attributes(nn):
     assert type(q) is nn.Parameter and q.requires_grad
 
 
-@proves(PARAMETER, "Parameter.__reduce_ex__",
-        "pickling keeps Python attributes and silently drops hooks (no warning)")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Parameter.__reduce_ex__",
+    "pickling keeps Python attributes and silently drops hooks (no warning)",
+)
 @each_nn()
 def test_parameter_pickle_keeps_attributes_drops_hooks_silently(nn):
     """Unpickled: same class, attribute back, hooks an empty dict, no warning issued."""
@@ -141,7 +167,11 @@ def test_parameter_pickle_keeps_attributes_drops_hooks_silently(nn):
     assert not q._backward_hooks
 
 
-@proves(PARAMETER, "_rebuild_parameter", "a saved Parameter loads with torch.load(weights_only=True)")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "_rebuild_parameter",
+    "a saved Parameter loads with torch.load(weights_only=True)",
+)
 @each_nn()
 def test_parameter_loads_with_weights_only(nn):
     """The rebuild functions are on the weights_only allowlist."""
@@ -153,8 +183,11 @@ def test_parameter_loads_with_weights_only(nn):
     assert torch.equal(loaded, torch.arange(3.0))
 
 
-@proves(PARAMETER, "Buffer",
-        "Buffer(t) returns a plain flagged tensor; requires_grad is kept as the input had it")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "Buffer",
+    "Buffer(t) returns a plain flagged tensor; requires_grad is kept as the input had it",
+)
 @each_nn()
 def test_buffer_returns_a_plain_flagged_tensor(nn):
     """type is Tensor, isinstance(Buffer) holds via the metaclass, persistent defaults True."""
@@ -165,8 +198,11 @@ def test_buffer_returns_a_plain_flagged_tensor(nn):
     assert b.requires_grad
 
 
-@proves(CHAPTER, "buffer",
-        "self.x = Buffer(t) registers a buffer; persistent=False keeps it out of the state_dict")
+@proves(
+    "docs/chapters/01-parameter-and-buffer.md",
+    "buffer",
+    "self.x = Buffer(t) registers a buffer; persistent=False keeps it out of the state_dict",
+)
 @each_nn()
 def test_buffer_assignment_registers(nn):
     """Assignment registers; a plain tensor attribute is not registered."""
@@ -183,8 +219,11 @@ def test_buffer_assignment_registers(nn):
     assert list(m.state_dict()) == ["mean"]
 
 
-@proves(CHAPTER, "seed-differences",
-        "one parameter object can be registered on several modules at once")
+@proves(
+    "docs/chapters/01-parameter-and-buffer.md",
+    "seed-differences",
+    "one parameter object can be registered on several modules at once",
+)
 @each_nn()
 def test_one_parameter_on_two_modules(nn):
     """A Parameter does not know its owner; both modules hold the same object."""
@@ -195,8 +234,11 @@ def test_one_parameter_on_two_modules(nn):
     assert len(list(model.parameters())) == 3
 
 
-@proves(PARAMETER, "UninitializedTensorMixin.shape",
-        "reading .shape raises RuntimeError, size() answers torch.Size([0])")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin.shape",
+    "reading .shape raises RuntimeError, size() answers torch.Size([0])",
+)
 @each_nn()
 def test_uninitialized_shape_raises_size_works(nn):
     """shape raises; size is an allowed method."""
@@ -206,7 +248,11 @@ def test_uninitialized_shape_raises_size_works(nn):
     assert p.size() == torch.Size([0])
 
 
-@proves(CHAPTER, "exercises", "p + 1 on an UninitializedParameter raises ValueError")
+@proves(
+    "docs/chapters/01-parameter-and-buffer.md",
+    "exercises",
+    "p + 1 on an UninitializedParameter raises ValueError",
+)
 @each_nn()
 def test_uninitialized_arithmetic_raises_value_error(nn):
     """Any torch function outside the allowed list is refused."""
@@ -217,8 +263,11 @@ def test_uninitialized_arithmetic_raises_value_error(nn):
         p.share_memory_()
 
 
-@proves(PARAMETER, "UninitializedTensorMixin.materialize",
-        "materialize keeps the object's identity and switches its class")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin.materialize",
+    "materialize keeps the object's identity and switches its class",
+)
 @each_nn()
 def test_materialize_keeps_identity(nn):
     """References held elsewhere stay valid."""
@@ -232,8 +281,11 @@ def test_materialize_keeps_identity(nn):
     assert not nn.parameter.is_lazy(p)
 
 
-@proves(PARAMETER, "UninitializedBuffer",
-        "an uninitialized buffer materializes into a plain Tensor keeping persistent and _is_buffer")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedBuffer",
+    "an uninitialized buffer materializes into a plain Tensor keeping persistent and _is_buffer",
+)
 @each_nn()
 def test_uninitialized_buffer_materializes_to_plain_tensor(nn):
     """No grad by default; the instance attributes survive the class switch."""
@@ -244,8 +296,11 @@ def test_uninitialized_buffer_materializes_to_plain_tensor(nn):
     assert b.persistent is False and b._is_buffer is True
 
 
-@proves(PARAMETER, "UninitializedTensorMixin.__reduce_ex__",
-        "unpickling rebuilds on the default dtype, and persistent=False comes back as True")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin.__reduce_ex__",
+    "unpickling rebuilds on the default dtype, and persistent=False comes back as True",
+)
 @each_nn()
 def test_uninitialized_pickle_loses_dtype_and_persistence(nn):
     """Only the class and requires_grad are saved."""
@@ -258,8 +313,11 @@ def test_uninitialized_pickle_loses_dtype_and_persistence(nn):
     assert b.persistent is True
 
 
-@proves(PARAMETER, "UninitializedParameter.__deepcopy__",
-        "deepcopy of a placeholder is a fresh placeholder on the same device and dtype")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedParameter.__deepcopy__",
+    "deepcopy of a placeholder is a fresh placeholder on the same device and dtype",
+)
 @each_nn()
 def test_uninitialized_deepcopy_keeps_dtype(nn):
     """Unlike pickling, deepcopy keeps the dtype."""
@@ -270,8 +328,11 @@ def test_uninitialized_deepcopy_keeps_dtype(nn):
     assert q.dtype == torch.float64
 
 
-@proves(PARAMETER, "UninitializedTensorMixin._allowed_methods",
-        "bfloat16 is not allowed, so Module.bfloat16() raises ValueError on an uninitialized module")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin._allowed_methods",
+    "bfloat16 is not allowed, so Module.bfloat16() raises ValueError on an uninitialized module",
+)
 @each_nn()
 def test_uninitialized_module_bfloat16_raises(nn):
     """half() is allowed, bfloat16() is not."""
@@ -282,8 +343,11 @@ def test_uninitialized_module_bfloat16_raises(nn):
         nn.LazyLinear(3).bfloat16()
 
 
-@proves(PARAMETER, "UninitializedTensorMixin._allowed_methods",
-        "a dtype cast keeps the placeholder parameter object but swaps an uninitialized buffer")
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin._allowed_methods",
+    "a dtype cast keeps the placeholder parameter object but swaps an uninitialized buffer",
+)
 @each_nn()
 def test_dtype_cast_keeps_parameter_object_swaps_buffer(nn):
     """Module._apply writes a parameter through .data, but replaces a buffer."""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import torch
 from claim import each_nn, proves
-
-STATELESS = "annotated_src/annotated_nn/utils/stateless.py"
-CHAPTER = "docs/chapters/15-parallel.md"
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*functional_call. is deprecated:FutureWarning")
 
@@ -17,20 +16,29 @@ def call(nn, *args, **kwargs):
     return nn.utils.stateless.functional_call(*args, **kwargs)
 
 
-@proves(STATELESS, "Note [which functional_call]",
-        "the stateless entry point warns with FutureWarning on every call")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "Note [which functional_call]",
+    "the stateless entry point warns with FutureWarning on every call; its second parameter is "
+    "parameters_and_buffers",
+)
 @each_nn()
 @pytest.mark.filterwarnings("default")
 def test_functional_call_warns_every_call(nn):
     """Two calls, two warnings, pointing to torch.func.functional_call."""
+    fn = nn.utils.stateless.functional_call
+    assert list(inspect.signature(fn).parameters)[1] == "parameters_and_buffers"
     lin = nn.Linear(2, 1)
     for _ in range(2):
         with pytest.warns(FutureWarning, match="Please use `torch.func.functional_call`"):
             call(nn, lin, {}, torch.ones(1, 2))
 
 
-@proves(CHAPTER, "functional-call",
-        "the module is unchanged afterwards and gradients land on the borrowed tensors")
+@proves(
+    "docs/chapters/15-parallel.md",
+    "functional-call",
+    "the module is unchanged afterwards and gradients land on the borrowed tensors",
+)
 @each_nn()
 def test_borrowed_parameters_get_the_gradients(nn):
     """The chapter's example."""
@@ -46,8 +54,11 @@ def test_borrowed_parameters_get_the_gradients(nn):
     assert lin.weight.grad is None
 
 
-@proves(STATELESS, "functional_call",
-        "the originals are restored even when forward raises")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "functional_call",
+    "the originals are restored even when forward raises",
+)
 @each_nn()
 def test_restored_when_forward_raises(nn):
     """The finally block swaps back."""
@@ -67,9 +78,12 @@ def test_restored_when_forward_raises(nn):
     assert m.w is w and m._parameters["w"] is w
 
 
-@proves(STATELESS, "_swap_tensor",
-        "during the call named_parameters() yields the swapped-in plain tensor; "
-        "unknown names exist only during the call")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_swap_tensor",
+    "during the call named_parameters() yields the swapped-in plain tensor; "
+    "unknown names exist only during the call",
+)
 @each_nn()
 def test_swapped_tensors_during_call(nn):
     """A plain tensor sits in _parameters; an extra name is deleted afterwards."""
@@ -88,8 +102,11 @@ def test_swapped_tensors_during_call(nn):
     assert not hasattr(m, "extra")
 
 
-@proves(STATELESS, "_reparametrize_module",
-        "a buffer reassigned in forward is written back into the user's dict")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_reparametrize_module",
+    "a buffer reassigned in forward is written back into the user's dict",
+)
 @each_nn()
 def test_reassigned_buffer_written_back(nn):
     """The module keeps its own buffer; the dict sees the new value."""
@@ -124,8 +141,11 @@ def _tied(nn):
     return Tied()
 
 
-@proves(CHAPTER, "exercises",
-        "with tie_weights=True one name of a tied weight sets all its aliases; with False it does not")
+@proves(
+    "docs/chapters/15-parallel.md",
+    "exercises",
+    "with tie_weights=True one name of a tied weight sets all its aliases; with False it does not",
+)
 @each_nn()
 def test_tie_weights(nn):
     """Only 'a.weight' is given."""
@@ -137,8 +157,11 @@ def test_tie_weights(nn):
     assert torch.count_nonzero(a) == 0 and torch.count_nonzero(b) > 0
 
 
-@proves(STATELESS, "_untie_named_tensors_map",
-        "different tensors for two aliases of one tied weight raise ValueError")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_untie_named_tensors_map",
+    "different tensors for two aliases of one tied weight raise ValueError",
+)
 @each_nn()
 def test_tied_aliases_with_different_values(nn):
     """The same object twice would be fine."""
@@ -150,22 +173,33 @@ def test_tied_aliases_with_different_values(nn):
     call(nn, m, {"a.weight": same, "b.weight": same}, x)
 
 
-@proves(STATELESS, "_reparametrize_module",
-        "strict=True reports unexpected keys first, then missing ones, in one RuntimeError")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_reparametrize_module",
+    "strict=True reports unexpected keys first, then missing ones, in one RuntimeError",
+)
 @each_nn()
 def test_strict_message(nn):
     """torch's text, tab-indented."""
     with pytest.raises(RuntimeError) as info:
-        call(nn, nn.Linear(2, 1), {"weight": torch.zeros(1, 2), "foo": torch.ones(1)},
-             torch.ones(1, 2), strict=True)
+        call(
+            nn,
+            nn.Linear(2, 1),
+            {"weight": torch.zeros(1, 2), "foo": torch.ones(1)},
+            torch.ones(1, 2),
+            strict=True,
+        )
     assert str(info.value) == (
         "Error(s) in reparametrizing for Linear:\n"
         "\tUnexpected key(s): 'foo'.\n\tMissing key(s): 'bias'."
     )
 
 
-@proves(STATELESS, "_functional_call",
-        "a non-tuple args is the single positional argument")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_functional_call",
+    "a non-tuple args is the single positional argument",
+)
 @each_nn()
 def test_non_tuple_args_single_argument(nn):
     """A list passed as args arrives as one argument."""
@@ -178,9 +212,12 @@ def test_non_tuple_args_single_argument(nn):
     assert call(nn, Echo(), {}, (1, 2)) == (1, 2)
 
 
-@proves(STATELESS, "_reparametrize_module",
-        "with a shared submodule, the default restore order leaves the swapped-in tensor behind "
-        "(pytorch#164759)")
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_reparametrize_module",
+    "with a shared submodule, the default restore order leaves the swapped-in tensor behind "
+    "(pytorch#164759)",
+)
 @each_nn()
 def test_shared_submodule_restore_bug(nn):
     """Two keys reach one slot; restoring in swap-in order keeps the borrowed tensor."""

@@ -27,7 +27,10 @@ import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 
-import listings  # tools/book/listings.py
+try:
+    import listings  # tools/book/listings.py, as the mkdocs hook loads it
+except ImportError:  # imported as tools.book.panels (the tests)
+    from tools.book import listings
 import torch
 
 TORCH_VERSION = torch.__version__.split("+")[0]
