@@ -1361,10 +1361,10 @@ def _make_deprecate(meth: Callable[_P, _R]) -> Callable[_P, _R]:
         f'    === "中文"\n\n'
         f"        `{old_name}(...)` 已弃用，调用时发出 `FutureWarning`，请改用 "
         f"[`{new_name}`][annotated_nn.init.{new_name}]。\n\n"
-        # 中: 两个标签页的标题与本库所有文档字符串相同（先“中文”后“English”），
-        # 中: 站点上的标签切换才能联动。
-        # EN: The tab labels are those of every docstring here ("中文" first, then
-        # EN: "English"), so that tab switching on the site stays linked.
+        # 中: 两个标签页的标题与本库所有文档字符串相同（中文在前、英文在后），
+        # 中: 所以 `help()` 显示的格式与其他函数一致。
+        # EN: The two tabs carry the same labels as every docstring here (the Chinese one
+        # EN: first), so `help()` shows the same layout as for every other function.
         f'    === "English"\n\n'
         f"        `{old_name}(...)` is deprecated and warns with `FutureWarning`; use "
         f"[`{new_name}`][annotated_nn.init.{new_name}] instead.\n"

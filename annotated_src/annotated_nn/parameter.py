@@ -548,24 +548,28 @@ class UninitializedTensorMixin:
         torch.Tensor.short,
         torch.Tensor.int,
         torch.Tensor.long,
-        # 中: 设备迁移（`Module.cuda()`、`.cpu()`、
-        # 中: `.to(device)`）同理：模块里仍是占位张量，只是空数据换到了新设备上，
-        # 中: 日后 `materialize` 默认就用这个设备。
-        # EN: Device moves (`Module.cuda()`, `.cpu()`, `.to(device)`) likewise: the module still
-        # EN: holds a placeholder, its empty data now on the new device, which `materialize`
-        # EN: then uses by default.
+        # 中: 设备迁移（`Module.cuda()`、`.cpu()`、`.to(device)`）也要放行。
+        # 中: 占位张量能否保住取决于 `Module._apply`：新旧数据可以浅拷贝互换（CPU 与 CUDA 的
+        # 中: 普通张量之间）时，模块里仍是同一个占位张量，空数据换到新设备上，日后 `materialize`
+        # 中: 默认就用这个设备；换到 `meta` 时不行，占位张量被一个形状为 `(0,)` 的普通 `Parameter`
+        # 中: 取代，第一次前向传播随之报错。
+        # EN: Device moves (`Module.cuda()`, `.cpu()`, `.to(device)`) are allowed too. Whether the
+        # EN: placeholder survives is `Module._apply`'s choice: when old and new data may swap by
+        # EN: a shallow copy (dense tensors between CPU and CUDA), the module keeps the same
+        # EN: placeholder, its empty data on the new device, which `materialize` then uses by
+        # EN: default; a move to `meta` may not, so an ordinary `Parameter` of shape `(0,)`
+        # EN: replaces the placeholder and the first forward pass fails.
         torch.Tensor.cuda,
         torch.Tensor.cpu,
         torch.Tensor.to,
         # 中: `get_device()` 只报告设备编号（CPU 上为 -1），不需要形状。
         # EN: `get_device()` only reports the device index (-1 on CPU) and needs no shape.
         torch.Tensor.get_device,
-        # 中: `Module._apply` 用它判断能否用
-        # 中: `param.data = result` 就地替换参数的数据；
-        # 中: 放行它，模块里的未初始化参数才能保持同一个对象。
+        # 中: `Module._apply` 用它判断能否用 `param.data = result` 就地替换参数的数据；
+        # 中: 放行它，兼容的迁移（见上）才能让模块里的未初始化参数保持同一个对象。
         # EN: `Module._apply` asks this whether `param.data = result` may replace a parameter's
-        # EN: data in place; allowing it keeps the module's uninitialized parameter the same
-        # EN: object.
+        # EN: data in place; allowing it lets a compatible move (see above) keep the module's
+        # EN: uninitialized parameter the same object.
         torch._has_compatible_shallow_copy_type,
     ]
 

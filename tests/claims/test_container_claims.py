@@ -439,3 +439,65 @@ def test_container_deprecated(nn):
 
         class Sub(nn.Container):
             pass
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "Sequential._get_item_by_idx",
+    "non-integer indices raise TypeError, out-of-range ones IndexError; dir() hides digit names",
+)
+@each_nn()
+def test_sequential_indexing_errors(nn):
+    """operator.index first, then the range check with torch's message."""
+    s = nn.Sequential(nn.ReLU())
+    with pytest.raises(IndexError, match="index 5 is out of range"):
+        s[5]
+    with pytest.raises(TypeError):
+        s["0"]
+    assert "0" not in dir(s) and "append" in dir(s)
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ModuleDict.__setitem__",
+    "a key naming an existing non-submodule attribute raises KeyError",
+)
+@each_nn()
+def test_module_dict_existing_attribute(nn):
+    """add_module's check."""
+    with pytest.raises(KeyError, match="attribute 'training' already exists"):
+        nn.ModuleDict()["training"] = nn.ReLU()
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterDict.copy",
+    "copy keeps the order and is always a plain ParameterDict; popitem on an empty dict raises "
+    "KeyError",
+)
+@each_nn()
+def test_parameter_dict_copy_and_popitem(nn):
+    """The copy shares the parameter objects."""
+
+    class MyDict(nn.ParameterDict):
+        pass
+
+    original = MyDict(OrderedDict(b=torch.ones(1), a=torch.zeros(1)))
+    copied = original.copy()
+    assert type(copied) is nn.ParameterDict
+    assert list(copied) == ["b", "a"] and copied["b"] is original["b"]
+    with pytest.raises(KeyError):
+        nn.ParameterDict().popitem()
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/container.py",
+    "ParameterList.extra_repr",
+    "a 0-dim tensor prints with an empty size ('of size ]'), on one line after the '('",
+)
+@each_nn()
+def test_parameter_list_scalar_repr(nn):
+    """The sizes are joined with 'x'; nothing to join for a scalar."""
+    assert repr(nn.ParameterList([torch.tensor(1.0)])) == (
+        "ParameterList(  (0): Parameter containing: [torch.float32 of size ])"
+    )

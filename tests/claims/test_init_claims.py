@@ -204,8 +204,8 @@ def test_trunc_normal_bounds_and_warning(nn):
 @proves(
     "annotated_src/annotated_nn/init.py",
     "uniform_",
-    "uniform_ and kaiming_uniform_ dispatch __torch_function__ with themselves as func; "
-    "kaiming_normal_ and ones_ do not",
+    "uniform_, normal_, constant_ and kaiming_uniform_ dispatch __torch_function__ with "
+    "themselves as func; kaiming_normal_, ones_ and zeros_ do not",
 )
 @each_nn()
 def test_torch_function_dispatch(nn):
@@ -223,11 +223,14 @@ def test_torch_function_dispatch(nn):
         ("uniform_", True),
         ("kaiming_uniform_", True),
         ("kaiming_normal_", False),
+        ("normal_", True),
+        ("constant_", True),
         ("ones_", False),
+        ("zeros_", False),
     ]:
         seen.clear()
         fn = getattr(nn.init, name)
-        fn(t)
+        fn(t, 0.5) if name == "constant_" else fn(t)
         assert (seen[0] is fn) is dispatches, name
 
 
@@ -286,3 +289,32 @@ def test_linear_zero_in_features(nn):
         m = nn.Linear(0, 3)
     assert [str(w.message) for w in caught] == ["Initializing zero-element tensors is a no-op"]
     assert torch.equal(m.bias, torch.zeros(3))
+
+
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "sparse_",
+    "ceil(sparsity * rows) rows of each column are zeroed",
+)
+@each_nn()
+def test_sparse_zeros_per_column(nn):
+    """sparsity 0.5 on 3 rows zeroes 2 entries per column; 0 zeroes none."""
+    w = nn.init.sparse_(torch.empty(3, 4), 0.5)
+    assert (w == 0).sum(0).tolist() == [2, 2, 2, 2]
+    assert torch.count_nonzero(nn.init.sparse_(torch.empty(3, 4), 0.0)) == 12
+
+
+@proves(
+    "annotated_src/annotated_nn/init.py",
+    "_no_grad_trunc_normal_",
+    "a meta tensor is returned at once: no warning, no random number consumed",
+)
+@each_nn()
+def test_trunc_normal_meta(nn):
+    """Even with a mean far outside [a, b]."""
+    state = torch.get_rng_state()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = torch.empty(3, device="meta")
+        assert nn.init.trunc_normal_(t, mean=10.0) is t
+    assert torch.equal(state, torch.get_rng_state())

@@ -400,3 +400,69 @@ def test_upsampling_bilinear(nn):
     default = nn.Upsample(scale_factor=2, mode="bilinear")(x)
     assert torch.equal(old, aligned) and not torch.equal(old, default)
     assert type(nn.Upsample(scale_factor=2).scale_factor) is float
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/conv.py",
+    "_ConvTransposeNd._output_padding",
+    "the error for an unreachable output_size names input.size()[2:], which drops the first "
+    "spatial dim of an unbatched input",
+)
+@each_nn()
+def test_transposed_output_size_message_unbatched(nn):
+    """An unbatched (1, 4, 4) input is reported as torch.Size([4])."""
+    ct = nn.ConvTranspose2d(1, 1, 3, stride=2)
+    with pytest.raises(ValueError) as info:
+        ct(torch.randn(1, 4, 4), output_size=[20, 20])
+    assert str(info.value) == (
+        "requested an output size of [20, 20], but valid sizes range from [9, 9] to [10, 10] "
+        "(for an input of torch.Size([4]))"
+    )
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/upsampling.py",
+    "Upsample.__setstate__",
+    "an old pickle built with size gets recompute_scale_factor=True, and its forward then fails",
+)
+@each_nn()
+def test_upsample_old_pickle_pitfall(nn):
+    """A state without recompute_scale_factor, as very old versions wrote it."""
+    state = dict(nn.Upsample(size=4).__dict__)
+    del state["recompute_scale_factor"]
+    old = nn.Upsample.__new__(nn.Upsample)
+    old.__setstate__(state)
+    assert old.recompute_scale_factor is True
+    with pytest.raises(ValueError, match="recompute_scale_factor is not meaningful"):
+        old(torch.randn(1, 1, 2, 2))
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/pooling.py",
+    "AvgPool3d.__setstate__",
+    "old pickles get padding, ceil_mode and count_include_pad filled in, but not divisor_override",
+)
+@each_nn()
+def test_avgpool3d_setstate(nn):
+    """The defaults: 0, False, True."""
+    state = dict(nn.AvgPool3d(2).__dict__)
+    for key in ("padding", "ceil_mode", "count_include_pad", "divisor_override"):
+        del state[key]
+    old = nn.AvgPool3d.__new__(nn.AvgPool3d)
+    old.__setstate__(state)
+    assert (old.padding, old.ceil_mode, old.count_include_pad) == (0, False, True)
+    assert not hasattr(old, "divisor_override")
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/sparse.py",
+    "EmbeddingBag",
+    "EmbeddingBag's padding_idx error starts in lower case, Embedding's in upper case",
+)
+@each_nn()
+def test_padding_idx_messages(nn):
+    """Both are AssertionErrors."""
+    with pytest.raises(AssertionError, match="^Padding_idx must be within num_embeddings"):
+        nn.Embedding(3, 2, padding_idx=5)
+    with pytest.raises(AssertionError, match="^padding_idx must be within num_embeddings"):
+        nn.EmbeddingBag(3, 2, padding_idx=5)

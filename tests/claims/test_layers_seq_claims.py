@@ -297,7 +297,8 @@ def test_causal_mask(nn):
 @proves(
     "docs/chapters/layers/transformer.md",
     "fast-path",
-    "on the nested-tensor path (eval, no grad) padded positions come out as 0, unlike training",
+    "on the nested-tensor path (eval and no grad) padded positions come out as 0; eval alone, "
+    "with parameters requiring grad, or no_grad in training, takes the ordinary path",
 )
 @nested_prototype_warning
 @each_nn()
@@ -315,6 +316,12 @@ def test_padded_positions_zero_on_fast_path(nn):
     enc.train()
     slow = enc(x, src_key_padding_mask=mask)
     assert torch.count_nonzero(slow[0, 2:]) > 0
+    with torch.no_grad():
+        train_no_grad = enc(x, src_key_padding_mask=mask)
+    assert torch.count_nonzero(train_no_grad[0, 2:]) > 0
+    enc.eval()
+    eval_with_grad = enc(x, src_key_padding_mask=mask)
+    assert torch.count_nonzero(eval_with_grad[0, 2:]) > 0
 
 
 @proves(
@@ -397,3 +404,80 @@ def test_transformer_xavier_only_matrices(nn):
     assert torch.equal(ours.decoder.layers[0].norm3.weight, torch.ones(8))
     for (name, a), (_, b) in zip(ours.named_parameters(), theirs.named_parameters(), strict=True):
         assert torch.equal(a, b), name
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/rnn.py",
+    "RNN.forward",
+    "with enforce_sorted=False, extra batch rows of hx are silently dropped rather than reported",
+)
+@each_nn()
+def test_packed_hx_extra_rows_dropped(nn):
+    """The reordering by sorted_indices comes before the shape check."""
+    from torch.nn.utils.rnn import pack_padded_sequence
+
+    rnn = nn.RNN(2, 3)
+    packed = pack_padded_sequence(torch.randn(4, 2, 2), [3, 4], enforce_sorted=False)
+    _, h_n = rnn(packed, torch.zeros(1, 5, 3))
+    assert h_n.shape == (1, 2, 3)
+    sorted_packed = pack_padded_sequence(torch.randn(4, 2, 2), [4, 3])
+    with pytest.raises(RuntimeError, match="Expected hidden size"):
+        rnn(sorted_packed, torch.zeros(1, 5, 3))
+
+
+@proves(
+    "docs/chapters/layers/rnn.md",
+    "rnn",
+    "flatten_parameters does nothing on CPU; the flat list stays right after pickling and under "
+    "functional_call",
+)
+@each_nn()
+def test_flat_weights_after_pickle_and_functional_call(nn):
+    """functional_call with a zero weight_hh equals a pickled copy whose weight_hh is zeroed."""
+    import pickle
+    import warnings
+
+    gru = nn.GRU(2, 3)
+    pointers = [w.data_ptr() for w in gru._flat_weights]
+    gru.flatten_parameters()
+    assert pointers == [w.data_ptr() for w in gru._flat_weights]
+    x = torch.randn(5, 1, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        borrowed = nn.utils.stateless.functional_call(
+            gru, {"weight_hh_l0": torch.zeros(9, 3)}, (x,)
+        )[0]
+    copy = pickle.loads(pickle.dumps(gru))
+    assert copy._flat_weights[1] is copy.weight_hh_l0
+    with torch.no_grad():
+        copy.weight_hh_l0.zero_()
+    assert torch.allclose(borrowed, copy(x)[0])
+    assert not torch.allclose(borrowed, gru(x)[0])
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/transformer.py",
+    "TransformerEncoderLayer.forward",
+    "a global forward hook does not block the fused fast path and sees only the layer; a hook on "
+    "a submodule blocks it",
+)
+@each_nn()
+def test_fast_path_and_hooks(nn):
+    """Eval + no_grad: the submodules are bypassed unless one of them is hooked."""
+    layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, batch_first=True).eval()
+    x = torch.randn(2, 3, 8)
+    seen = []
+    handle = nn.modules.module.register_module_forward_hook(
+        lambda mod, args, out: seen.append(type(mod).__name__)
+    )
+    try:
+        with torch.no_grad():
+            layer(x)
+    finally:
+        handle.remove()
+    assert seen == ["TransformerEncoderLayer"]
+    seen.clear()
+    layer.linear1.register_forward_hook(lambda mod, args, out: seen.append("linear1"))
+    with torch.no_grad():
+        layer(x)
+    assert seen == ["linear1"]

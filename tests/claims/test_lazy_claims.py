@@ -312,3 +312,61 @@ def test_custom_lazy_scale(nn):
     out = s(torch.tensor([[1.0, 2.0, 3.0]]))
     assert torch.equal(out, torch.tensor([[1.0, 2.0, 3.0]]))
     assert type(s) is LazyScale and s.scale.shape == (3,)
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin.__init__",
+    "global forward pre-hooks run before the lazy hook and still see uninitialized parameters",
+)
+@each_nn()
+def test_global_pre_hook_sees_placeholder(nn):
+    """register_module_forward_pre_hook runs first."""
+    seen = []
+    handle = nn.modules.module.register_module_forward_pre_hook(
+        lambda mod, args: seen.append(type(getattr(mod, "weight", None)))
+    )
+    try:
+        nn.LazyLinear(2)(torch.ones(1, 3))
+    finally:
+        handle.remove()
+    assert seen == [nn.UninitializedParameter]
+
+
+@proves(
+    "annotated_src/annotated_nn/parameter.py",
+    "UninitializedTensorMixin.share_memory_",
+    "Module.share_memory() on an unmaterialized lazy module raises RuntimeError",
+)
+@each_nn()
+def test_lazy_share_memory_raises(nn):
+    """A dry run is needed first."""
+    with pytest.raises(RuntimeError, match="Can't share memory on an uninitialized parameter"):
+        nn.LazyLinear(2).share_memory()
+    m = nn.LazyLinear(2)
+    m(torch.ones(1, 3))
+    m.share_memory()
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/lazy.py",
+    "LazyModuleMixin._save_to_state_dict",
+    "a lazy module's state_dict leaves out get_extra_state; after the switch a subclass's own "
+    "methods are gone with its class",
+)
+@each_nn()
+def test_lazy_subclass_extra_state_and_methods(nn):
+    """A LazyLinear subclass: no '_extra_state' key, and it becomes a plain Linear."""
+
+    class Tagged(nn.LazyLinear):
+        def get_extra_state(self):
+            return {"tag": 1}
+
+        def set_extra_state(self, state):
+            pass
+
+    m = Tagged(2)
+    assert list(m.state_dict()) == ["weight", "bias"]
+    m(torch.ones(1, 3))
+    assert type(m) is nn.Linear
+    assert list(m.state_dict()) == ["weight", "bias"]

@@ -227,3 +227,28 @@ def test_shared_submodule_restore_bug(nn):
     call(nn, model, {"0.weight": borrowed}, torch.ones(1, 2))
     assert shared.weight is borrowed
     assert type(shared._parameters["weight"]) is torch.Tensor
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "Note [which functional_call]",
+    "torch.func.functional_call refuses annotated_nn modules (TypeError); both reject a key that "
+    "appears in two dicts of a sequence",
+)
+@each_nn()
+def test_torch_func_functional_call_and_dict_sequences(nn):
+    """Our stateless version borrows torch.func's sequence rules and error text."""
+    import torch.nn as tnn
+    from torch.func import functional_call as func_call
+
+    params = {"weight": torch.zeros(1, 2)}
+    x = torch.ones(1, 2)
+    if nn is tnn:
+        func_call(nn.Linear(2, 1), params, x)
+        call_with_dicts = func_call
+    else:
+        with pytest.raises(TypeError, match="is not an instance of torch.nn.Module"):
+            func_call(nn.Linear(2, 1), params, x)
+        call_with_dicts = nn.utils.stateless.functional_call
+    with pytest.raises(ValueError, match="appeared in multiple dictionaries"):
+        call_with_dicts(nn.Linear(2, 1), (params, dict(params)), x)

@@ -1,7 +1,9 @@
 """mkdocs hooks of the annotated_nn book (``hooks:`` in mkdocs.yml). / 本书的 mkdocs 钩子。
 
-- ``on_files``: adds the generated pages and diagrams (tools/book/generated.py, run in a fresh
-  process so that it always sees the current code) as virtual files; nothing is written to docs/.
+- ``on_config`` starts tools/book/generated.py in a fresh process (so that it always sees the
+  current code); it runs while mkdocs renders the chapters. ``on_files`` adds its pages and
+  diagrams as virtual files, whose content is read when needed; ``on_env`` fills in the diagrams
+  before mkdocs copies them. Nothing is written to docs/.
 - ``on_page_markdown``: points "Edit this page" at the ``.py`` file of the page's first
   ``::: annotated_nn.…`` object (or at the generator, for generated pages).
 - ``on_page_content``: fills each object's listing slot with its annotated listing
@@ -87,6 +89,7 @@ def _nav_paths(nav) -> list[str]:
 def on_config(config, **kwargs):
     """Reset per-build state. / 重置每次构建的状态。"""
     _state.clear()
+    _state["generator"] = _start_generator()
     _state["edit_base"] = _repo_edit_base(config)
     _state["fragments"] = {}
     # 中: 仓库地址只来自配置：环境变量 BOOK_REPO_URL 优先，其次 mkdocs.yml 的 repo_url；都没有时
@@ -106,29 +109,81 @@ def on_config(config, **kwargs):
     return config
 
 
-def on_files(files, config, **kwargs):
-    """Add the generated pages and diagrams. / 加入生成的页面与图。"""
+GENERATED_PAGES = (
+    "generated/module-49.md",
+    "generated/divergences.md",
+    "generated/annotation-coverage.md",
+    "generated/api-parity.md",
+    "generated/diagrams.md",
+)
+
+
+def _start_generator() -> subprocess.Popen:
+    """Run tools/book/generated.py in a fresh process, in the background. / 在后台的新进程中运行生成器。"""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT / "annotated_src"), str(ROOT)]
         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
-    proc = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, str(ROOT / GENERATOR)],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
-    if proc.returncode != 0:
-        raise PluginError(f"{GENERATOR} failed:\n{proc.stderr[-4000:]}")
-    generated = json.loads(proc.stdout)
-    for src_uri, content in sorted(generated.items()):
+
+
+def _generated_output() -> dict[str, str]:
+    """The generator's files, waiting for it the first time. / 生成器产出的文件（第一次调用时等它结束）。"""
+    if "output" not in _state:
+        out, err = _state["generator"].communicate()
+        if _state["generator"].returncode != 0:
+            raise PluginError(f"{GENERATOR} failed:\n{err[-4000:]}")
+        output = json.loads(out)
+        if set(output) != _state["generated"]:
+            raise PluginError(
+                f"{GENERATOR} made {sorted(set(output) ^ _state['generated'])} unexpectedly: "
+                "the committed diagrams/out/*.dot are stale; run `make diagrams`."
+            )
+        _state["output"] = output
+    return _state["output"]
+
+
+class GeneratedFile(File):
+    """A generated page or diagram whose content comes from the generator process. / 内容来自生成器进程的页面或图。"""
+
+    @property
+    def content_string(self) -> str:
+        """The generated text. / 生成的文字。"""
+        return _generated_output()[self.src_uri]
+
+    @property
+    def content_bytes(self) -> bytes:
+        """The generated text, encoded. / 编码后的生成文字。"""
+        return self.content_string.encode("utf-8")
+
+
+def on_files(files, config, **kwargs):
+    """Add the generated pages and diagrams. / 加入生成的页面与图。
+
+    The generator runs in its own process (it imports the current code) from ``on_config`` on,
+    while mkdocs reads and renders the chapters: its pages are read near the end, its diagrams
+    copied after all pages are rendered. Their names are known up front: the five pages and one
+    SVG per committed ``diagrams/out/*.dot`` (a test keeps those fresh).
+    """
+    names = list(GENERATED_PAGES) + [
+        f"generated/diagrams/{dot.stem}.svg"
+        for dot in sorted((ROOT / "diagrams/out").glob("*.dot"))
+    ]
+    for src_uri in names:
         existing = files.get_file_from_path(src_uri)
         if existing is not None:
             files.remove(existing)
-        files.append(File.generated(config, src_uri, content=content))
-    _state["generated"] = set(generated)
+        generated = GeneratedFile.generated(config, src_uri, content="")
+        files.append(generated)
+    _state["generated"] = set(names)
     if os.environ.get("BOOK_PLACEHOLDERS") == "1":
         for path in _nav_paths(config["nav"] or []):
             if path.endswith(".md") and files.get_file_from_path(path) is None:
@@ -142,6 +197,16 @@ def on_files(files, config, **kwargs):
                     )
                 )
     return files
+
+
+def on_env(env, config, files, **kwargs):
+    """Put the generator's diagrams into their files before mkdocs copies them. / 在复制静态文件之前填入生成的图。"""
+    output = _generated_output()
+    for src_uri in _state["generated"]:
+        file = files.get_file_from_path(src_uri)
+        if file is not None:
+            file._content = output[src_uri]
+    return env
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

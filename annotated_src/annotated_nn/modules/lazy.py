@@ -218,8 +218,8 @@ class LazyModuleMixin:
         `Parameter` 并按非惰性版本的规则初始化，随后把对象的类换成 `cls_to_become`
         （例如 `LazyLinear` → `Linear`）。
 
-        用法上要注意两点：先 `.to(device, dtype)` 再做一次"试运行"（dry run）让所有
-        惰性模块完成初始化，之后再交给优化器；惰性模块总是在其他模块之后初始化，
+        用法上要注意两点：先 `.to(device, dtype)`（真实设备；`.to("meta")` 会把占位参数换成
+        空的普通参数）再做一次"试运行"（dry run）让所有惰性模块完成初始化，之后再交给优化器；惰性模块总是在其他模块之后初始化，
         所以同一个随机种子下，含惰性模块的网络与等价的普通网络得到的初始权重可能不同。
 
         1.5.1 → 2.13：1.5.1 没有惰性模块（1.8 引入）。早期版本构造时会发出
@@ -233,7 +233,8 @@ class LazyModuleMixin:
         ordinary `Parameter`, initialized by the non-lazy layer's rules, and the object's class
         is then switched to `cls_to_become` (e.g. `LazyLinear` → `Linear`).
 
-        Two practical points: apply `.to(device, dtype)` first, then do one "dry run" so every
+        Two practical points: apply `.to(device, dtype)` first (a real device: `.to("meta")`
+        replaces the placeholders with empty ordinary parameters), then do one "dry run" so every
         lazy module initializes, and only then build the optimizer; lazy modules always
         initialize after the others, so with the same seed a network with lazy modules may get
         different initial weights than the equivalent plain network.

@@ -170,8 +170,8 @@ class _WrappedHook:
 
         === "English"
 
-            With `module=None` a call forwards its arguments unchanged; otherwise the module is
-            passed as the first argument.
+            When `module` is `None` a call forwards its arguments unchanged; otherwise the module
+            is passed as the first argument.
 
         Args:
             hook: The function to wrap. / 被包装的函数。
@@ -620,11 +620,11 @@ def _remove_from(name, *dicts_or_sets) -> None:
 
 
 def _group_keys_by_child(state_dict, prefix):
-    r"""Group the keys under `prefix` by the child name that follows it. / 按前缀之后的子模块名给键分组。
+    r"""Group the keys under `prefix` by the child name that follows it. / 按 `prefix` 之后的子模块名给键分组。
 
     === "中文"
 
-        `"layer1.0.conv.weight"` 在前缀 `"layer1."` 下属于子模块 `"0"`。返回 `{子模块名: {键: 值}}`，
+        `"layer1.0.conv.weight"` 在前缀 `"layer1."` 下属于子模块 `"0"`。返回子模块名到 `{key: value}` 的映射，
         每组保持原字典中的顺序；不以 `prefix` 开头的键、以及前缀之后没有点号的键（属于模块自己）
         都不进入任何组。`load_state_dict` 用它一次性切分父模块的字典，而不是为每个子模块各扫描一遍。
 
@@ -842,12 +842,13 @@ class Module:
         torch._C._log_api_usage_once("python.nn_module")
 
         # 中: `call_super_init` 为 False 时不接受任何参数。报错文本与 torch 逐字相同，而 torch 的文本
-        # 中: 模仿 Python 自己对多余参数的报错（`X.__init__() takes 1 positional argument but 2 were
-        # 中: given`），所以用户看到的是熟悉的信息；位置参数个数要加上 self 这一个。
+        # 中: 模仿 Python 自己对多余参数的报错
+        # 中: （`X.__init__() takes 1 positional argument but 2 were given`），
+        # 中: 所以用户看到的是熟悉的信息；位置参数个数要加上 self 这一个。
         # EN: With `call_super_init` False no argument is accepted. The messages are torch's word
-        # EN: for word, and torch's imitate Python's own errors for extra arguments (`X.__init__()
-        # EN: takes 1 positional argument but 2 were given`), so users see familiar text; the
-        # EN: positional count includes self.
+        # EN: for word, and torch's imitate Python's own errors for extra arguments
+        # EN: (`X.__init__() takes 1 positional argument but 2 were given`), so users see familiar
+        # EN: text; the positional count includes self.
         if self.call_super_init is False and bool(kwargs):
             raise TypeError(
                 f"{type(self).__name__}.__init__() got an unexpected keyword argument "
@@ -933,8 +934,9 @@ class Module:
         === "English"
 
             A buffer lives on the module and moves with `to()` like a parameter, but no
-            optimizer updates it, e.g. BatchNorm's `running_mean`. Non-persistent buffers are
-            left out of [`state_dict`][annotated_nn.modules.module.Module.state_dict].
+            optimizer updates it, e.g. BatchNorm's `running_mean`. Buffers with
+            `persistent=False` are left out of
+            [`state_dict`][annotated_nn.modules.module.Module.state_dict].
             The order of the checks decides which error you see: `__init__` must have run,
             then the name's type, a dot, the empty string, a clash with an existing attribute,
             and last the value's type; then the global registration hooks may swap the tensor.
@@ -1082,7 +1084,7 @@ class Module:
                 "(torch.nn.Parameter or None required)"
             )
         # 中: 参数必须是计算图的叶子，梯度才会累加到它的 `.grad` 上、优化器才能更新它；带 `grad_fn`
-        # 中: 的张量是某次运算的结果。`Parameter(t)` 即使传入非叶子张量也会得到新的叶子（不带 grad_fn），
+        # 中: 的张量是某次运算的结果。`Parameter(t)` 即使 `t` 是非叶子张量也会得到新的叶子（不带 grad_fn），
         # 中: 所以照常构造的参数都能通过。
         # EN: A parameter must be a leaf of the graph, so that gradients accumulate in its `.grad`
         # EN: and an optimizer can update it; a tensor with a `grad_fn` is the result of an
@@ -1188,7 +1190,7 @@ class Module:
 
         === "中文"
 
-            `target` 形如 `"net_b.linear"`，从自身出发逐段 `getattr`。空串返回自身。
+            `target` 形如 `"net_b.linear"`，从 `self` 出发逐段 `getattr`。空串返回 `self`。
             每一段都必须存在并且是 `Module`，否则抛出 `AttributeError`，信息指出是哪一段出错。
             复杂度与路径长度成正比，而不是像遍历 `named_modules` 那样与模块总数成正比。
 
@@ -1983,7 +1985,7 @@ class Module:
             tensor hint was added.
 
         Args:
-            *args: `device`, `dtype`, `tensor`, `non_blocking` as for `Tensor.to`. / 与 `Tensor.to` 相同。
+            *args: `device`, `dtype`, `tensor`, `non_blocking` as for `Tensor.to`. / `device`、`dtype`、`tensor`、`non_blocking`，与 `Tensor.to` 相同。
             **kwargs: The same by keyword, plus `memory_format`. / 同上的关键字形式，另有 `memory_format`。
 
         Returns:
@@ -1998,7 +2000,7 @@ class Module:
             >>> m.to(torch.float64).w.dtype
             torch.float64
         """
-        # 中: 所有调用形式都归一成四元组 (device, dtype, non_blocking, memory_format)，没给的项为
+        # 中: 所有调用形式都归一成 4 元组 (device, dtype, non_blocking, memory_format)，没给的项为
         # 中: None/False；`to(tensor)` 取该张量的设备与数据类型。
         # EN: Every call form is normalized to a 4-tuple (device, dtype, non_blocking,
         # EN: memory_format), missing items being None/False; `to(tensor)` takes that tensor's
@@ -2328,7 +2330,7 @@ class Module:
             result: The forward's output. / 前向的输出。
             grad_fn: The node the hooks were attached to. / 挂钩子的节点。
         """
-        # 中: 条件一：输出必须是张量或全是张量的元组（列表、字典等嵌套结构不行）。不满足就警告并返回，
+        # 中: 条件 1：输出必须是张量或全是张量的元组（列表、字典等嵌套结构不行）。不满足就警告并返回，
         # 中: 后面的检查无从谈起。警告文本均与 torch 相同。
         # EN: Condition 1: the output must be a tensor or a tuple of tensors only (no list, dict or
         # EN: nesting). Otherwise warn and return: the later checks cannot apply. All warning texts
@@ -2349,17 +2351,17 @@ class Module:
                 # 中: 每次调用最多发出一条警告：发出后立即返回。
                 # EN: At most one warning per call: return right after it.
                 return
-        # 中: 单个张量包成一元组，以便下面统一处理。
+        # 中: 单个张量包成 1 元组，以便下面统一处理。
         # EN: A single tensor is wrapped into a 1-tuple for uniform handling below.
         else:
             result = (result,)
 
-        # 中: 条件二：位置参数同样必须全是张量（`inputs` 是 `args` 元组，所以实际检查的是每个位置参数）。
+        # 中: 条件 2：位置参数同样必须全是张量（`inputs` 是 `args` 元组，所以实际检查的是每个位置参数）。
         # EN: Condition 2: the positional inputs must be tensors too (`inputs` is the `args` tuple,
         # EN: so in practice each positional argument is checked).
         if not isinstance(inputs, torch.Tensor):
             if not (isinstance(inputs, tuple) and all(isinstance(i, torch.Tensor) for i in inputs)):
-                # 中: 这条警告说的是缺少部分 grad_input（条件一说的是 grad_output）。
+                # 中: 这条警告说的是缺少部分 grad_input（条件 1 说的是 grad_output）。
                 # EN: This warning is about missing grad_input (condition 1's is about grad_output).
                 warnings.warn(
                     "Using non-full backward hooks on a Module that does not take as input a "
@@ -2369,16 +2371,16 @@ class Module:
                     FutureWarning,
                     stacklevel=2,
                 )
-                # 中: 与条件一相同：发出一条警告后立即返回。
+                # 中: 与条件 1 相同：发出一条警告后立即返回。
                 # EN: As for condition 1: one warning, then return at once.
                 return
-        # 中: 同样把单个张量包成一元组；此后输出与输入都是张量元组。
+        # 中: 同样把单个张量包成 1 元组；此后输出与输入都是张量元组。
         # EN: Again a single tensor becomes a 1-tuple; from here on outputs and inputs are tuples
         # EN: of tensors.
         else:
             inputs = (inputs,)
 
-        # 中: 条件三：所有输出都应来自同一个节点，并且钩子挂在这个节点上。
+        # 中: 条件 3：所有输出都应来自同一个节点，并且钩子挂在这个节点上。
         # EN: Condition 3: all outputs should come from one node, and the hooks must sit on that
         # EN: node.
         out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
@@ -2406,7 +2408,7 @@ class Module:
                 stacklevel=2,
             )
         else:
-            # 中: 条件四：节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
+            # 中: 条件 4：节点的直接上游必须正好是输入的 grad_fn，否则模块内部不止一个节点。
             # 中: 注意叶子输入的 grad_fn 是 None，而节点上游对应的是它的 AccumulateGrad，两边集合不等：
             # 中: 输入是需要梯度的叶子时，即使 ReLU 这样只有一个节点的模块也会收到这条警告（torch 亦然）。
             # EN: Condition 4: the node's direct inputs must be exactly the inputs' grad_fns;
@@ -2422,7 +2424,7 @@ class Module:
             next_functions = {n[0] for n in grad_fn.next_functions}
 
             if inputs_grad_fn != next_functions:
-                # 中: 与条件二一样，这条警告说的是缺少部分 grad_input；条件一、三说的是 grad_output。
+                # 中: 与条件 2 一样，这条警告说的是缺少部分 grad_input；条件 1、3 说的是 grad_output。
                 # EN: Like condition 2's, this warning is about missing grad_input; conditions 1
                 # EN: and 3 are about grad_output.
                 warnings.warn(
@@ -2447,8 +2449,8 @@ class Module:
         === "中文"
 
             默认签名 `hook(module, args) -> None or modified input`：`args` 只含位置参数
-            （关键字参数不传给钩子）；返回单个值时会被包成一元组。`with_kwargs=True` 时签名为
-            `hook(module, args, kwargs) -> None or (new_args, new_kwargs)`，返回值必须是二元组。
+            （关键字参数不传给钩子）；返回单个值时会被包成 1 元组。`with_kwargs=True` 时签名为
+            `hook(module, args, kwargs) -> None or (new_args, new_kwargs)`，返回值必须是 2 元组。
             `prepend=True` 使它排在本模块已有前向预钩子之前（全局预钩子永远更早）。
             1.5.1 → 2.13：新增 `prepend` 与 `with_kwargs`（均为仅限关键字参数）。
 

@@ -555,8 +555,8 @@ def functional_call(
 
         与 PyTorch 相同，每次调用都发出 `FutureWarning`（这个入口自 PyTorch 2.0 起已弃用），
         警告文字也逐字相同。但要注意：警告推荐的 `torch.func.functional_call` 只接受
-        `torch.nn.Module`，对 annotated_nn 的模块会抛出 `TypeError`，所以在本项目里
-        这个函数仍是唯一可用的入口。它也接受若干字典组成的 tuple/list（例如 `(params, buffers)`，
+        `torch.nn.Module`：对 annotated_nn 的模块，只要真的要换入一个张量，它就抛出 `TypeError`
+        （空字典时它只是直接调用模块），所以在本项目里这个函数仍是唯一可用的入口。它也接受若干字典组成的 tuple/list（例如 `(params, buffers)`，
         同一个键不能出现在两个字典里），这一点按 `torch.func.functional_call` 的规则处理。
 
     === "English"
@@ -571,9 +571,9 @@ def functional_call(
 
         As in PyTorch, every call emits a `FutureWarning` (this entry point is deprecated
         since PyTorch 2.0) with the very same text. Note, however, that the recommended
-        `torch.func.functional_call` accepts `torch.nn.Module` only and raises `TypeError` on
-        annotated_nn modules, so within this project this function remains the entry point to
-        use. It also accepts a tuple/list of dicts such as `(params, buffers)` (a key may not
+        `torch.func.functional_call` accepts `torch.nn.Module` only: on an annotated_nn module it
+        raises `TypeError` as soon as it has a tensor to swap in (with an empty dict it just calls
+        the module), so within this project this function remains the entry point to use. It also accepts a tuple/list of dicts such as `(params, buffers)` (a key may not
         appear in two of them), following `torch.func.functional_call`'s rules.
 
     Args:
