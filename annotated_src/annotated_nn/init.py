@@ -299,12 +299,13 @@ def _no_grad_trunc_normal_(
             # 中: 提议分布是 [a, b] 上的均匀分布，目标密度 ∝ exp(−½((x − mean)/std)²)。它在
             # 中: [a, b] 上的最大值在“均值截到区间内”的点 `mode`，所以接受概率
             # 中: exp(log_pdf − log_peak) ≤ 1，这是精确的拒绝采样。两个缓冲区在各轮中复用，
-            # 中: 额外内存是张量的两倍。
+            # 中: 占张量两倍的内存；每轮重试的 `torch.where` 与比较还会另建同样大小的临时张量。
             # EN: The proposal is uniform on [a, b]; the target density is
             # EN: ∝ exp(−½((x − mean)/std)²). Its maximum on [a, b] is at the mean clamped into
             # EN: the interval (`mode`), so the acceptance probability exp(log_pdf − log_peak) is
             # EN: ≤ 1: exact rejection sampling. The two buffers are reused by every round,
-            # EN: costing twice the tensor's memory.
+            # EN: costing twice the tensor's memory; each retry round's `torch.where` and comparisons
+            # EN: also build temporaries of the same size.
             mode = max(a, min(mean, b))
             log_peak = -0.5 * ((mode - mean) / std) ** 2
 

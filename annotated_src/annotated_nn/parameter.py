@@ -363,15 +363,17 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
             返回“重建函数 + 参数”。没有额外 Python 属性时用
             [`_rebuild_parameter`][annotated_nn.parameter._rebuild_parameter]，否则用
             `_rebuild_parameter_with_state` 连属性一起恢复。钩子（hook）一律以空
-            `OrderedDict` 代替：函数对象往往无法序列化（torch 的 Note [Don't serialize hooks]）。
+            `OrderedDict` 代替，理由见 torch 的 Note [Don't serialize hooks]：序列化钩子很脆弱
+            （改个函数名，存下的模型就读不回来），也不常用（通常保存的是 state_dict），而且此前的做法不一致。
 
         === "English"
 
             Returns a rebuild function and its arguments: with no extra Python attributes
             [`_rebuild_parameter`][annotated_nn.parameter._rebuild_parameter], otherwise
             `_rebuild_parameter_with_state`, which restores them. Hooks are always replaced by
-            an empty `OrderedDict`: functions often cannot be pickled (torch's Note [Don't
-            serialize hooks]).
+            an empty `OrderedDict`, for the reasons of torch's Note [Don't serialize hooks]:
+            pickling hooks is fragile (renaming the function breaks a saved model), rarely used
+            (people save the state_dict) and was inconsistent before.
 
         Args:
             proto: The pickle protocol (unused). / pickle 协议版本（未使用）。

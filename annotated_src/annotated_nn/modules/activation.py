@@ -76,12 +76,14 @@ class Threshold(Module):
 
     === "中文"
 
-        `y = x`（当 `x > threshold`），否则 `y = value`。ReLU 就是 `Threshold(0, 0)`。
+        `y = x`（当 `x > threshold`），否则 `y = value`；NaN 保持为 NaN（它不大于 `threshold`，
+        但内核不替换它）。ReLU 就是 `Threshold(0, 0)`。
         两个数都没有默认值，必须显式给出。
 
     === "English"
 
-        `y = x` when `x > threshold`, otherwise `y = value`. ReLU is `Threshold(0, 0)`.
+        `y = x` when `x > threshold`, otherwise `y = value`; a NaN stays NaN (it is not above
+        `threshold`, but the kernel leaves it). ReLU is `Threshold(0, 0)`.
         Neither number has a default; both must be given.
 
     Examples:
@@ -1355,11 +1357,14 @@ class Softplus(Module):
 
     === "中文"
 
-        当 `beta * x > threshold` 时直接返回 `x`，避免 `exp` 溢出。
+        当 `beta * x > threshold` 时直接返回 `x`，用来避免 `exp` 溢出；这只在 `threshold` 够小时
+        有效（默认 20）：例如 float32 下 `threshold=100` 时，输入 95 的结果是 `inf`。
 
     === "English"
 
-        Where `beta * x > threshold` the input is returned as is, so `exp` cannot overflow.
+        Where `beta * x > threshold` the input is returned as is, to keep `exp` from overflowing;
+        that works only for a small enough `threshold` (the default 20): in float32 with
+        `threshold=100`, for example, an input of 95 gives `inf`.
     """
 
     __constants__ = ["beta", "threshold"]
@@ -1400,7 +1405,7 @@ class Softplus(Module):
             input: Any shape. / 任意形状。
 
         Returns:
-            Same shape, positive values. / 同形状，取值为正。
+            Same shape; non-negative for `beta > 0` (it may round to 0 for very negative input). / 同形状；`beta > 0` 时非负（输入很小时可能舍入为 0）。
         """
         return F.softplus(input, self.beta, self.threshold)
 

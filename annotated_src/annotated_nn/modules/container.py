@@ -691,13 +691,13 @@ class Sequential(Module):
 
         === "中文"
 
-            把 `index` 之后的模块逐个往后挪一位（按名字 `str(i)` 移动），再把新模块放到
+            把位于 `index` 及其之后的模块逐个往后挪一位（按名字 `str(i)` 移动），再把新模块放到
             `str(index)`。直接写 `_modules`，不经过 `add_module`，因此不会触发全局的
             模块注册钩子。允许 `index == len(self)`（相当于追加）。
 
         === "English"
 
-            Moves the modules after `index` one step back (by the names `str(i)`), then stores the
+            Moves the modules at `index` and after it one step back (by the names `str(i)`), then stores the
             new module at `str(index)`. It writes `_modules` directly instead of calling
             `add_module`, so global module registration hooks do not fire. `index == len(self)`
             is allowed (an append).
@@ -1655,13 +1655,14 @@ class ParameterList(Module):
         === "中文"
 
             取值用 `getattr(self, "i")`，因为元素可能在 `_parameters`、`_modules`
-            或实例 `__dict__` 里，`getattr` 会依次找到它。切片建一个同类的空列表再逐个
+            或实例 `__dict__` 里，`getattr` 在哪里都能找到它（每个元素只在其中一处）。切片建一个同类的空列表再逐个
             `append`，参数对象是共享的。
 
         === "English"
 
             Reads with `getattr(self, "i")`, because an element may live in `_parameters`,
-            `_modules` or the instance `__dict__`, and `getattr` finds it wherever it is. A slice
+            `_modules` or the instance `__dict__`, and `getattr` finds it wherever it is (each element
+            lives in one place only). A slice
             builds an empty list of the same class and `append`s each element; the parameter
             objects are shared.
 
@@ -1674,11 +1675,13 @@ class ParameterList(Module):
         Raises:
             IndexError: Index out of range. / 下标越界。
         """
-        # 中: `slice.indices` 把起止步长规范到 `[0, len]`；新列表逐个 `append`，从 `"0"`
-        # 中: 重新编号。元素已是 `Parameter`，不会再包一层，对象共享。
-        # EN: `slice.indices` normalizes start, stop and step to `[0, len]`; the new list
-        # EN: `append`s each element, numbering from `"0"`. The elements already are
-        # EN: `Parameter`s, so they are not wrapped again: the objects are shared.
+        # 中: `slice.indices(len)` 把切片换成这个长度下具体的 `(start, stop, step)`（越界的端点被截断，
+        # 中: 负步长时可能是 -1），`range` 由它逐个取下标；新列表逐个 `append`，从 `"0"` 重新编号。
+        # 中: 元素已是 `Parameter`，不会再包一层，对象共享。
+        # EN: `slice.indices(len)` turns the slice into concrete `(start, stop, step)` for this
+        # EN: length (out-of-range ends clipped; with a negative step an end may be -1), and `range`
+        # EN: walks them; the new list `append`s each element, numbering from `"0"`. The elements
+        # EN: already are `Parameter`s, so they are not wrapped again: the objects are shared.
         if isinstance(idx, slice):
             start, stop, step = idx.indices(len(self))
             out = self.__class__()

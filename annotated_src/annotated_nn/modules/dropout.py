@@ -99,7 +99,7 @@ class _DropoutNd(Module):
 
         === "English"
 
-            For example `p=0.5, inplace=False`.
+            Both settings are always listed, e.g. `p=0.5, inplace=False`.
 
         Returns:
             The description string. / 描述字符串。

@@ -1059,18 +1059,19 @@ class RNN(RNNBase):
 
         === "中文"
 
-            `proj_size` 只属于 LSTM，传给 RNN 直接报错。
+            `proj_size` 只属于 LSTM，以关键字传给 RNN 时报错（位置参数形式不检查，见下面的注释）。
 
         === "English"
 
-            `proj_size` belongs to LSTM only; passing it to RNN is an error.
+            `proj_size` belongs to LSTM only; passing it to RNN by keyword is an error (the
+            positional form is not checked; see the note below).
 
         Args:
             *args: Positional constructor arguments. / 位置构造参数。
             **kwargs: Keyword constructor arguments. / 关键字构造参数。
 
         Raises:
-            ValueError: `proj_size` given or unknown nonlinearity. / 传了 `proj_size` 或非线性未知。
+            ValueError: `proj_size` by keyword, or unknown nonlinearity. / 以关键字传了 `proj_size`，或非线性未知。
         """
         # 中: 只拦关键字形式的 `proj_size`：第九个位置参数会漏过去，造出带 `weight_hr_l0` 的 RNN，
         # 中: 默认隐状态随后在 `forward` 里形状不符（torch 也如此）。`nonlinearity` 是第四个位置
@@ -1662,18 +1663,21 @@ class GRU(RNNBase):
 
         === "中文"
 
-            `proj_size` 只属于 LSTM，传给 GRU 直接报错。
+            `proj_size` 只属于 LSTM，以关键字传给 GRU 时报错；只检查关键字形式：作为第 8 个位置参数传入时
+            不会被拦下，造出的模块要到 `forward` 时才因隐状态形状不符而报错（torch 也如此）。
 
         === "English"
 
-            `proj_size` belongs to LSTM only; passing it to GRU is an error.
+            `proj_size` belongs to LSTM only; passing it to GRU by keyword is an error. Only the
+            keyword form is checked: given as the 8th positional argument it gets through, and the
+            module fails only in `forward`, on the hidden state's shape (as in torch).
 
         Args:
             *args: Positional constructor arguments. / 位置构造参数。
             **kwargs: Keyword constructor arguments. / 关键字构造参数。
 
         Raises:
-            ValueError: `proj_size` given. / 传了 `proj_size`。
+            ValueError: `proj_size` given by keyword. / 以关键字传了 `proj_size`。
         """
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")

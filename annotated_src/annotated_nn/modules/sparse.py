@@ -513,7 +513,7 @@ class EmbeddingBag(Module):
             max_norm: Maximum row norm, or None. / 行范数上限，或 None。
             norm_type: The p of the p-norm. / p 范数的 p。
             scale_grad_by_freq: Scale gradients by inverse frequency. / 按频率倒数缩放梯度。
-            mode: `'sum'`, `'mean'` or `'max'`. / 归约方式。
+            mode: The reduction: `'sum'`, `'mean'` or `'max'`. / 归约方式：`'sum'`、`'mean'` 或 `'max'`。
             sparse: Produce a sparse gradient. / 产生稀疏梯度。
             _weight: Existing table, or None. / 已有的表，或 None。
             include_last_offset: `offsets` has a trailing end entry. / `offsets` 末尾带结尾元素。
@@ -727,7 +727,7 @@ class EmbeddingBag(Module):
             max_norm: Maximum row norm, or None. / 行范数上限，或 None。
             norm_type: The p of the p-norm. / p 范数的 p。
             scale_grad_by_freq: Scale gradients by inverse frequency. / 按频率倒数缩放梯度。
-            mode: `'sum'`, `'mean'` or `'max'`. / 归约方式。
+            mode: The reduction: `'sum'`, `'mean'` or `'max'`. / 归约方式：`'sum'`、`'mean'` 或 `'max'`。
             sparse: Produce a sparse gradient. / 产生稀疏梯度。
             include_last_offset: `offsets` has a trailing end entry. / `offsets` 末尾带结尾元素。
             padding_idx: Row excluded from the reduction. / 不参与归约的行。

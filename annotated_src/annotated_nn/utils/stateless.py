@@ -494,12 +494,14 @@ def _reparametrize_module(
                 )
             )
 
-    # 中: 换入时允许缺失：非 strict 时未知的名字不报错，而是在调用期间作为新属性存在、之后删除。
+    # 中: 换入时允许缺失：非 strict 时名字的最后一段未知不报错，而是在调用期间作为新属性存在、
+    # 中: 之后删除；子模块路径未知（如 `"nope.weight"`）仍抛 `AttributeError`。
     # 中: 换入本身失败时，`swap_tensors_dict` 已自行回滚，`originals` 仍为空，finally 什么也不换。
-    # EN: Swapping in allows missing names: without strict, an unknown name is no error; it
-    # EN: exists as a new attribute during the call and is deleted afterwards. If the swap-in
-    # EN: itself fails, `swap_tensors_dict` has rolled back, `originals` is still empty, and the
-    # EN: finally block swaps nothing.
+    # EN: Swapping in allows missing names: without strict, an unknown last part of a name is no
+    # EN: error; it exists as a new attribute during the call and is deleted afterwards. An
+    # EN: unknown submodule path (e.g. `"nope.weight"`) still raises `AttributeError`. If the
+    # EN: swap-in itself fails, `swap_tensors_dict` has rolled back, `originals` is still empty,
+    # EN: and the finally block swaps nothing.
     originals: dict[str, Tensor] = {}
     try:
         originals, _ = accessor.swap_tensors_dict(untied, allow_missing=True)
