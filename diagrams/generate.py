@@ -458,7 +458,7 @@ def overview_dot() -> str:
     for name, parent, count in rows:
         if name:
             noun = "subclass" if count == 1 else "subclasses"
-            label = f"{name.rsplit('.', 1)[1]} ({count} {noun})\n{file_of(name)}"
+            label = f"{name.rsplit('.', 1)[1]} ({count} 个子类 / {count} {noun})\n{file_of(name)}"
             out.append(f"  {q(name)} [label={q(label)}];\n")
             target = name
         else:

@@ -234,32 +234,39 @@ def test_multi_word_chinese_query_finds_pages_with_all_words(page, server, query
     check_clean(page)
 
 
-def test_diagram_text_is_at_least_10px(page, server, screenshots):
-    """At 1280 px every diagram's smallest text, as displayed, is 10 px or more."""
+@pytest.mark.parametrize("code", ["zh", "en"])
+def test_diagram_text_is_at_least_10px_in_the_reader_language(page, server, screenshots, code):
+    """At 1280 px every diagram shown has its smallest text at 10 px or more, and speaks only the
+    reader's language (each diagram is drawn once per language)."""
+    choose_language(page, server, code)
     page.goto(server + "generated/diagrams/")
     page.wait_for_function(
         "() => [...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)"
     )
-    images = page.locator("article img[src$='.svg']")
-    assert images.count() > 0
-    smallest = page.evaluate(
+    shown = page.evaluate(
         """async () => {
           const out = [];
           for (const img of document.querySelectorAll("article img[src$='.svg']")) {
+            if (!img.checkVisibility()) continue;
             const svg = await (await fetch(img.src)).text();
             const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => parseFloat(m[1]));
             const doc = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
             const viewBox = doc.getAttribute('viewBox').split(/\\s+/).map(Number);
             // SVG user units are points here (Graphviz): displayed px = font × shown width / viewBox width.
             const scale = img.getBoundingClientRect().width / viewBox[2];
-            out.push([img.getAttribute('src'), Math.min(...sizes) * scale]);
+            const chinese = /[\\u4e00-\\u9fff]/.test(doc.textContent);
+            out.push([img.getAttribute('src'), Math.min(...sizes) * scale, chinese]);
           }
           return out;
         }"""
     )
-    small = [(src, round(px, 1)) for src, px in smallest if px < 10]
+    assert len(shown) >= 20, shown
+    small = [(src, round(px, 1)) for src, px, _ in shown if px < 10]
     assert not small, small
-    page.screenshot(path=str(screenshots / "diagrams.png"))
+    assert all(src.endswith(".en.svg") == (code == "en") for src, _, _ in shown)
+    if code == "en":
+        assert not [src for src, _, chinese in shown if chinese]
+    page.screenshot(path=str(screenshots / f"diagrams-{code}.png"))
     check_clean(page)
 
 

@@ -110,7 +110,7 @@ def test_overview_counts_public_subclasses():
     assert rows["modules.conv._ConvNd"] == ("modules.module.Module", len(expected))
     assert rows["modules.conv._ConvTransposeNd"][0] == "modules.conv._ConvNd"
     dot = generate.overview_dot()
-    assert f"_ConvNd ({len(expected)} subclasses)" in dot
+    assert f"_ConvNd ({len(expected)} 个子类 / {len(expected)} subclasses)" in dot
 
 
 def test_inheritance_includes_the_families():
@@ -221,10 +221,17 @@ def svg_metrics(svg: str) -> tuple[float, float, float]:
 
 
 def test_every_diagram_reads_at_10px_in_the_column(book):
-    """At a 1280 px window (880 px column), no diagram text is displayed under 10 px."""
+    """At a 1280 px window (880 px column), no diagram text is displayed under 10 px.
+
+    Each diagram is drawn once per language: ``NAME.svg`` (Chinese) and ``NAME.en.svg``
+    (English, with no Chinese character in it).
+    """
     folder = book.site / "generated" / "diagrams"
     svgs = {p.stem: p.read_text(encoding="utf-8") for p in folder.glob("*.svg")}
-    assert set(svgs) == set(generate.generate_all())
+    names = set(generate.generate_all())
+    assert set(svgs) == names | {f"{name}.en" for name in names}
+    for name in names:
+        assert not CJK.search(svgs[f"{name}.en"]), name
     small = {}
     for name, svg in sorted(svgs.items()):
         natural_w, natural_h, font = svg_metrics(svg)

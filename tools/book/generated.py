@@ -967,6 +967,64 @@ def figure(name: str, prefix: str, zh: str, en: str, alt: str) -> str:
     )
 
 
+DOT_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _one_language_line(line: str, lang: str) -> str | None:
+    """One line of a DOT label in one language; None drops it. / DOT 标签的一行取一种语言；None 表示去掉。"""
+    if not CJK.search(line):
+        return line
+    # A bilingual part in brackets, e.g. `_ConvNd (12 个子类 / 12 subclasses)`: keep one half.
+    line = re.sub(
+        r"\(([^()]*?) / ([^()]*?)\)",
+        lambda m: "(" + _one_language_line(m.group(1) + " / " + m.group(2), lang) + ")",
+        line,
+    )
+    if not CJK.search(line) or (lang == "zh" and " / " not in line):
+        return line
+    opened, closed = line.startswith("("), line.endswith(")")
+    core = line[1 if opened else 0 : -1 if closed else None]
+    prefix = ""
+    if " — " in core and " / " in core.split(" — ", 1)[1]:
+        prefix, core = core.split(" — ", 1)
+        prefix += " — "
+    if " / " not in core:
+        return line if lang == "zh" else None
+    left, _, right = core.partition(" / ")
+    chinese, english = (left, right) if CJK.search(left) else (right, left)
+    text = prefix + (chinese if lang == "zh" else english)
+    return ("(" if opened else "") + text + (")" if closed else "")
+
+
+def one_language(dot: str, lang: str) -> str:
+    """A bilingual DOT source with every label in one language. / 把双语 DOT 源里的每个标签换成一种语言。
+
+    Labels are written ``中文 / English`` (a graph title ``name — 中文 / English`` keeps its name
+    in both), or as two lines ``中文\\nEnglish``: a Chinese-only line is followed by its English
+    line, which Chinese drops; English drops the Chinese line.
+    """
+
+    def pick(match: re.Match) -> str:
+        text = match.group(1)
+        if not CJK.search(text):
+            return match.group(0)
+        lines = text.split("\\n")
+        kept = []
+        previous_was_chinese_only = False
+        for line in lines:
+            chinese_only = bool(CJK.search(line)) and " / " not in line
+            if not CJK.search(line) and previous_was_chinese_only and lang == "zh":
+                previous_was_chinese_only = False
+                continue
+            picked = _one_language_line(line, lang)
+            if picked is not None:
+                kept.append(picked)
+            previous_was_chinese_only = chinese_only
+        return '"' + "\\n".join(kept) + '"'
+
+    return DOT_STRING.sub(pick, dot)
+
+
 def diagrams() -> tuple[dict[str, str], str]:
     """SVG files and the page showing them. / SVG 文件以及展示它们的页面。"""
     sys.path.insert(0, str(ROOT / "diagrams"))
@@ -985,9 +1043,12 @@ def diagrams() -> tuple[dict[str, str], str]:
             "regenerates and fails on when stale. Click a diagram for its full-size SVG.",
         )
     )
+    # 中: 每张图画两份：`NAME.svg` 是中文版，`NAME.en.svg` 是英文版；书页按读者的语言显示其中一份。
+    # EN: Each diagram is drawn twice: `NAME.svg` in Chinese and `NAME.en.svg` in English; a page
+    # EN: shows the one of the reader's language.
     for name, dot in dots.items():
-        svg = generate.render_svg(dot)
-        files[f"generated/diagrams/{name}.svg"] = svg
+        files[f"generated/diagrams/{name}.svg"] = generate.render_svg(one_language(dot, "zh"))
+        files[f"generated/diagrams/{name}.en.svg"] = generate.render_svg(one_language(dot, "en"))
         title_zh, title_en, caption_zh, caption_en = diagram_texts(generate, name, dot)
         out.append(f"## {title_zh} / {title_en}\n\n")
         alt = title_zh.replace("`", "")

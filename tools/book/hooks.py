@@ -174,8 +174,9 @@ def on_files(files, config, **kwargs):
     SVG per committed ``diagrams/out/*.dot`` (a test keeps those fresh).
     """
     names = list(GENERATED_PAGES) + [
-        f"generated/diagrams/{dot.stem}.svg"
+        f"generated/diagrams/{dot.stem}{language}.svg"
         for dot in sorted((ROOT / "diagrams/out").glob("*.dot"))
+        for language in ("", ".en")
     ]
     for src_uri in names:
         existing = files.get_file_from_path(src_uri)
@@ -289,9 +290,24 @@ def _listing_and_comparison(match: re.Match, page) -> str:
     )
 
 
+# A diagram linked to its full-size SVG: `[![alt](X.svg)](X.svg)` in the Markdown.
+DIAGRAM_LINK = re.compile(r'<a href="([^"]+?)\.svg">(<img\b[^>]*\bsrc="\1\.svg"[^>]*>)</a>')
+
+
+def _diagram_in_both_languages(match: re.Match) -> str:
+    """A linked diagram as its Chinese and its English drawing. / 链接的图换成中文版与英文版两份。"""
+    base, image = match.group(1), match.group(2)
+    english = image.replace(f'src="{base}.svg"', f'src="{base}.en.svg"')
+    return (
+        f'<a class="book-zh" href="{base}.svg">{image}</a>'
+        f'<a class="book-en" href="{base}.en.svg">{english}</a>'
+    )
+
+
 def on_page_content(html, page, config, files, **kwargs):
     """Listings, comparisons, one language at a time. / 代码清单、与 torch 的对照、一次一种语言。"""
     html = SLOT.sub(lambda m: _listing_and_comparison(m, page), html)
+    html = DIAGRAM_LINK.sub(_diagram_in_both_languages, html)
     html = html.replace(listings.DIVERGENCES_LINK, _relative(page, "generated/divergences/"))
     html = panels.mark_comment_languages(html)
     # 中: 代码（签名、示例、清单）不进搜索索引：标识符靠标题和文档字符串就能搜到，索引因此小一半以上。
