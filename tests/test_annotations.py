@@ -466,7 +466,13 @@ def test_collect_comment_pairs_and_cli(tmp_path, capsys):
     out = capsys.readouterr().out
     item_line = line_of(bad, "x: The input.")
     assert f"annotated_src/annotated_nn/bad.py:{item_line}: args-lang:" in out
-    assert "total" in out
+    # The fix hint sits right under the problem; only the file with problems gets a table row.
+    lines = out.splitlines()
+    at = next(
+        i for i, line in enumerate(lines) if line.startswith("annotated_src/annotated_nn/bad.py:")
+    )
+    assert lines[at + 1].startswith("    fix: write the item as `English. / 中文。`")
+    assert "annotations: 1/2 defs clean, 1 problems." in out
 
     (package / "bad.py").write_text(textwrap.dedent(GOOD), encoding="utf-8")
     assert annotations.main([str(tmp_path)]) == 0
@@ -687,3 +693,73 @@ def test_languages_citing_different_code_or_numbers_fail_in_a_core_file():
     assert [p for r in report.records for p in r.problems] == []
     elsewhere = annotations.check_source(differs, "annotated_src/annotated_nn/modules/conv.py", "m")
     assert [p for r in elsewhere.records for p in r.problems] == []
+
+
+def test_knock_on_problems_fold_under_their_cause():
+    """An `Args:` put inside the English tab: one problem at the right line, with a fix; the
+    knock-on problems (parameters "missing", a short tab) are folded under it."""
+    source = textwrap.dedent(
+        '''
+        def scale(x, factor=2):
+            r"""Multiply by a factor. / 乘以一个系数。
+
+            === "中文"
+
+                把输入乘以 `factor`。
+
+            === "English"
+
+                Args:
+                    x: Input. / 输入。
+                    factor: Factor. / 系数。
+            """
+            return x * factor
+        '''
+    )
+    report = annotations.check_source(source, "annotated_src/annotated_nn/x.py", "x", GLOSSARY)
+    text, total = annotations.format_report([report])
+    lines = text.splitlines()
+    problems = [line for line in lines if re.match(r"\S+:\d+: ", line)]
+    assert len(problems) == 1 and ": section-in-tab: " in problems[0], text
+    assert lines[lines.index(problems[0]) + 1].startswith(
+        "    fix: move the section out of the tab"
+    )
+    assert "(follows from it / 由此引起)" in text
+    assert total == 1
+
+
+def test_a_new_def_missing_from_the_book_is_reported_with_its_chapter(tmp_path):
+    """A newcomer's new private helper: the fast check names the chapter and the `:::` line."""
+    import shutil
+
+    package = tmp_path / "annotated_src" / "annotated_nn" / "modules"
+    package.mkdir(parents=True)
+    source = (ROOT / "annotated_src/annotated_nn/modules/container.py").read_text(encoding="utf-8")
+    helper = (
+        "\n\ndef _check_update_pair(pair):\n"
+        '    r"""Check one key/value pair. / 检查一个键值对。\n\n'
+        '    === "中文"\n\n        确认它有两个元素。\n\n'
+        '    === "English"\n\n        Make sure it has two elements.\n\n'
+        "    Args:\n        pair: The pair. / 键值对。\n"
+        '    """\n    return len(pair) == 2\n'
+    )
+    (package / "container.py").write_text(source + helper, encoding="utf-8")
+    chapters = tmp_path / "docs" / "chapters"
+    chapters.mkdir(parents=True)
+    shutil.copy(ROOT / "docs/chapters/05-containers.md", chapters / "05-containers.md")
+    reports = annotations.check_project(tmp_path)
+    found = [
+        (r.file, p)
+        for report in reports
+        for r in report.records
+        for p in r.problems
+        if p.kind == "not-in-book"
+    ]
+    assert len(found) == 1, found
+    file, problem = found[0]
+    assert file == "annotated_src/annotated_nn/modules/container.py"
+    assert problem.line == source.count("\n") + 3
+    assert problem.message == (
+        "no chapter renders `annotated_nn.modules.container._check_update_pair`: add "
+        "`::: annotated_nn.modules.container._check_update_pair` to docs/chapters/05-containers.md"
+    )

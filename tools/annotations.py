@@ -132,6 +132,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "the two languages cite different `code` or numbers, in a core file",
         "核心文件中两种语言引用的 `代码` 或数字不一致",
     ),
+    "not-in-book": (
+        "a def or class no `::: path` directive of the book renders",
+        "书中没有任何 `::: 路径` 指令渲染这个定义",
+    ),
     "unannotated-run": (
         f"more than {MAX_UNANNOTATED_RUN} code lines in a row without a note, in a core file",
         f"核心文件中连续超过 {MAX_UNANNOTATED_RUN} 行代码没有注释",
@@ -1887,7 +1891,152 @@ def check_project(root: Path, glossary: list[Term] | None = None) -> list[FileRe
         )
     for path in sorted((root / "docs").rglob("*.md")) if glossary is None else []:
         reports.append(check_page(path, root, terms, spelling))
+    by_file = {report.records[0].file: report for report in reports}
+    for file, line, problem in book_problems(root) if glossary is None else []:
+        report = by_file[file]
+        owner = next((r for r in report.records[1:] if r.line == line), report.records[0])
+        owner.problems.append(problem)
     return reports
+
+
+DIRECTIVE = re.compile(r"^:::\s+((?:annotated_nn|annotated_examples)[\w.]*)\s*$")
+
+
+def book_directives(root: Path) -> dict[str, tuple[str, dict]]:
+    r"""Every `::: path` directive of the book, with its page and options. / 书中每条 `::: 路径` 指令及其页面与选项。
+
+    === "中文"
+
+        选项是指令下方缩进的 YAML（`options:` 之下），例如 `members: false`、`filters: []`。
+
+    === "English"
+
+        The options are the indented YAML below a directive (under `options:`), such as
+        `members: false` or `filters: []`.
+
+    Args:
+        root: The project root. / 项目根目录。
+
+    Returns:
+        Dotted path → (docs page, options). / 点号路径 → (docs 页面, 选项)。
+    """
+    import yaml
+
+    found: dict[str, tuple[str, dict]] = {}
+    for page in sorted((root / "docs").rglob("*.md")):
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for index, line in enumerate(lines):
+            match = DIRECTIVE.match(line)
+            if not match:
+                continue
+            block = []
+            for following in lines[index + 1 :]:
+                if following.strip() and not following.startswith("    "):
+                    break
+                block.append(following[4:])
+            data = yaml.safe_load("\n".join(block)) or {}
+            options = data.get("options", {}) if isinstance(data, dict) else {}
+            found[match.group(1)] = (page.relative_to(root).as_posix(), options or {})
+    return found
+
+
+def _rendered_by(path: str, directives: dict[str, tuple[str, dict]]) -> bool:
+    r"""Whether some directive renders a dotted path. / 是否有某条指令会渲染这个点号路径。
+
+    === "中文"
+
+        自己有指令，或者所在的类有指令且没有 `members: false`：默认过滤掉单下划线开头的私有成员
+        （mkdocstrings 的默认 `filters`），`filters: []` 时全部渲染。
+
+    === "English"
+
+        Its own directive, or its class's directive without `members: false`: by default private
+        members (one leading underscore, mkdocstrings' default `filters`) are left out;
+        `filters: []` renders them all.
+
+    Args:
+        path: A dotted path. / 点号路径。
+        directives: The result of `book_directives`. / `book_directives` 的结果。
+
+    Returns:
+        True when it is rendered. / 会被渲染时返回 True。
+    """
+    if path in directives:
+        return True
+    owner, _, name = path.rpartition(".")
+    if owner not in directives:
+        return False
+    options = directives[owner][1]
+    if options.get("members") is False:
+        return False
+    if isinstance(options.get("members"), list):
+        return name in options["members"]
+    private = bool(re.match(r"^_[^_]", name))
+    return not private or options.get("filters") == []
+
+
+def book_problems(root: Path) -> list[tuple[str, int, Problem]]:
+    r"""Defs and classes the book does not render, with where to add them. / 书中没有渲染的定义，以及该加在哪里。
+
+    === "中文"
+
+        与书的测试用同样的对象清单：模块顶层的函数与类，以及类里的方法与嵌套类（函数内部的嵌套
+        定义在所属函数的代码清单里，不单独渲染）。建议的章节是已经渲染同一个类或同一个模块的那一章。
+
+    === "English"
+
+        The same objects as the book's test: module-level functions and classes, and the methods
+        and nested classes of a class (defs nested in a function appear in its listing and are not
+        rendered on their own). The suggested chapter is the one that already renders the same
+        class or module.
+
+    Args:
+        root: The project root. / 项目根目录。
+
+    Returns:
+        `(file, line, problem)` triples. / `(文件, 行号, 问题)` 三元组。
+    """
+    directives = book_directives(root)
+    if not directives:
+        return []
+    pages_by_prefix: dict[str, str] = {}
+    for path, (page, _) in directives.items():
+        for cut in range(path.count(".") + 1):
+            pages_by_prefix.setdefault(path.rsplit(".", cut)[0] if cut else path, page)
+    problems = []
+    for file, module in source_files(root):
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            members = [node] + [
+                m
+                for m in (node.body if isinstance(node, ast.ClassDef) else [])
+                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            ]
+            for member in members:
+                if _is_overload(member):
+                    continue
+                qualname = node.name if member is node else f"{node.name}.{member.name}"
+                path = f"{module}.{qualname}"
+                if _rendered_by(path, directives):
+                    continue
+                owner = path.rsplit(".", 1)[0]
+                page = (
+                    pages_by_prefix.get(owner) or pages_by_prefix.get(module) or "docs/chapters/…"
+                )
+                problems.append(
+                    (
+                        file.relative_to(root).as_posix(),
+                        member.lineno,
+                        Problem(
+                            "not-in-book",
+                            member.lineno,
+                            f"no chapter renders `{path}`: add `::: {path}` to {page}",
+                        ),
+                    )
+                )
+    return problems
 
 
 def _default_spelling(root: Path) -> list[Spelling]:
@@ -2022,19 +2171,125 @@ def diff_markers(root: Path) -> list[DiffMarker]:
     return [marker for report in check_project(root, []) for marker in report.diffs]
 
 
+# 中: 每类问题怎么改，两种语言各一句；报告在每条问题下面给出。
+# EN: How to fix each kind of problem, in both languages; the report prints it under each problem.
+HINTS: dict[str, tuple[str, str]] = {
+    "syntax": ("fix the Python syntax error first", "先修好 Python 语法错误"),
+    "docstring": (
+        'add a docstring: `English. / 中文。`, then `=== "中文"` and `=== "English"` tabs',
+        '加上文档字符串：首行 `English. / 中文。`，再写 `=== "中文"` 与 `=== "English"` 两个标签页',
+    ),
+    "summary": (
+        "write the first line as `English summary. / 中文摘要。`",
+        "第一行写成 `English summary. / 中文摘要。`",
+    ),
+    "tabs": (
+        'add `=== "中文"`, then `=== "English"`, at the docstring\'s indentation',
+        '在文档字符串的缩进层级先写 `=== "中文"`，再写 `=== "English"`',
+    ),
+    "zh-tab": ("write the Chinese text in the 中文 tab", "在中文标签页里写中文说明"),
+    "en-tab": ("write the English text in the English tab", "在 English 标签页里写英文说明"),
+    "section-in-tab": (
+        "move the section out of the tab, back to the docstring's own indentation",
+        "把这一小节移出标签页，回到文档字符串本身的缩进层级",
+    ),
+    "args-missing": ("add the parameter to `Args:`", "把这个参数写进 `Args:`"),
+    "args-unknown": (
+        "remove the entry, or rename it to a real parameter",
+        "删掉这一条，或改成签名里真有的参数名",
+    ),
+    "args-lang": ("write the item as `English. / 中文。`", "把这一条写成 `English. / 中文。`"),
+    "item-lang": ("write the item as `English. / 中文。`", "把这一条写成 `English. / 中文。`"),
+    "comment-pair": (
+        "put the `# EN:` lines right below the `# 中:` lines they translate",
+        "在 `# 中:` 各行的正下方写对应的 `# EN:` 各行",
+    ),
+    "comment-tag": (
+        "spell the prefix exactly `# 中:` or `# EN:`",
+        "前缀只能写成 `# 中:` 或 `# EN:`",
+    ),
+    "comment-lang": (
+        "Chinese goes after `# 中:`, English after `# EN:`",
+        "`# 中:` 后写中文，`# EN:` 后写英文",
+    ),
+    "diff-marker": (
+        "explain the DIFF marker in a `# 中:` and an `# EN:` block right below it",
+        "在 DIFF 标记下面用 `# 中:` 和 `# EN:` 两段说明",
+    ),
+    "glossary": (
+        "use the glossary's term (docs/glossary.yml); quote a foreign wording in “” if you must",
+        "改用术语表里的译名（docs/glossary.yml）；确需引用别处的说法时放进“”",
+    ),
+    "spelling": (
+        "use the American spelling (docs/glossary.yml, spelling_en)",
+        "改用美式拼写（docs/glossary.yml 的 spelling_en）",
+    ),
+    "lang-mismatch": (
+        "make both languages cite the same `code` and the same digits (write 2, not 二)",
+        "让两种语言引用相同的 `代码` 和相同的数字（写 2，不写“二”）",
+    ),
+    "not-in-book": (
+        "add the `::: path` line the message names to that chapter (CONTRIBUTING: a new def)",
+        "把消息里写的 `::: 路径` 一行加到那一章（见 CONTRIBUTING：新增定义）",
+    ),
+    "unannotated-run": (
+        "add a `# 中:` / `# EN:` note above a block of these lines (why it is there)",
+        "在这几行中的一段代码上方加一对 `# 中:` / `# EN:` 注释（说明它为什么这样写）",
+    ),
+}
+
+# 中: 一个根本原因会引出的连带问题：Google 小节写进标签页后，它不被解析，于是参数显得“缺失”，
+# 中: 标签页的文字也可能显得不够；这些问题折叠在根本原因之下，不单独列出。
+# EN: Knock-on problems of one root cause: a Google section inside a tab is not parsed, so its
+# EN: parameters look "missing" and the tab's text may look too short; they are folded under the
+# EN: root cause instead of listed on their own.
+KNOCK_ON = {"section-in-tab": {"args-missing", "args-unknown", "en-tab", "zh-tab"}}
+
+
+def _fold(problems: list[Problem]) -> list[tuple[Problem, list[Problem]]]:
+    r"""Group one record's problems under their root causes. / 把一条记录的问题归到各自的根本原因之下。
+
+    === "中文"
+
+        有根本原因（见 `KNOCK_ON`）时，它引出的那几类问题放进它的“连带”列表；其余问题各自独立。
+
+    === "English"
+
+        When a root cause (see `KNOCK_ON`) is present, the kinds it causes go into its
+        "knock-on" list; every other problem stands alone.
+
+    Args:
+        problems: One record's problems. / 一条记录的问题。
+
+    Returns:
+        `(problem, knock-on problems)` pairs. / `(问题, 连带问题)` 列表。
+    """
+    roots = [p for p in problems if p.kind in KNOCK_ON]
+    caused = {kind for root in roots for kind in KNOCK_ON[root.kind]}
+    out = []
+    for problem in problems:
+        if roots and problem.kind in caused:
+            continue
+        knock_on = [p for p in problems if p.kind in KNOCK_ON.get(problem.kind, ())]
+        out.append((problem, knock_on))
+    return out
+
+
 def format_report(reports: list[FileReport]) -> tuple[str, int]:
     r"""Render the terminal report. / 生成终端输出的报告。
 
     === "中文"
 
-        先逐条列出问题（`文件:行号: 类别: 说明 [限定名]`，编辑器可以直接跳转），
-        再打印每个文件的统计表与按类别的计数，长输出时结论总在最后几行。
+        先逐条列出问题（`文件:行号: 类别: 说明 [限定名]`，编辑器可以直接跳转），每条下面给出
+        两种语言的修改提示，连带问题折叠在根本原因下；再列出有问题的文件，其余文件只用一行汇总，
+        最后是按类别的计数与结论，所以结论总在最后几行。
 
     === "English"
 
         Lists each problem first (`file:line: kind: message [qualname]`, which editors can jump
-        to), then the per-file table and the counts by kind, so the verdict is always at the
-        bottom of a long output.
+        to) with a fix hint in both languages below it, knock-on problems folded under their root
+        cause; then the files with problems, one summary line for the rest, and the counts by
+        kind and the verdict, so the verdict is always at the bottom.
 
     Args:
         reports: Results of `check_project`. / `check_project` 的结果。
@@ -2047,24 +2302,37 @@ def format_report(reports: list[FileReport]) -> tuple[str, int]:
     rows = []
     for report in reports:
         defs = [r for r in report.records if r.kind != "module"]
-        problems = [(p, r) for r in report.records for p in r.problems]
-        for problem, record in sorted(problems, key=lambda pr: (pr[0].line, pr[0].kind)):
+        count = 0
+        listed = []
+        for record in report.records:
+            for problem, knock_on in _fold(record.problems):
+                listed.append((problem, knock_on, record))
+        for problem, knock_on, record in sorted(listed, key=lambda x: (x[0].line, x[0].kind)):
             where = f" [{record.qualname}]" if record.kind != "module" else ""
             out.append(f"{record.file}:{problem.line}: {problem.kind}: {problem.message}{where}")
+            english, chinese = HINTS.get(problem.kind, ("", ""))
+            if english:
+                out.append(f"    fix: {english} / 修改：{chinese}")
+            for other in knock_on:
+                out.append(f"    (follows from it / 由此引起) line {other.line}: {other.kind}")
             by_kind[problem.kind] += 1
+            count += 1
         file = report.records[0].file
-        rows.append((file, len(defs), sum(r.ok for r in defs), len(problems)))
+        rows.append((file, len(defs), sum(r.ok for r in defs), count))
 
-    width = max([len(row[0]) for row in rows] + [len("total")])
+    bad_rows = [row for row in rows if row[3]]
     if out:
         out.append("")
-    out.append(f"{'file':<{width}}  {'defs':>5}  {'OK':>5}  {'problems':>8}")
-    for file, defs, ok, count in rows:
-        out.append(f"{file:<{width}}  {defs:>5}  {ok:>5}  {count:>8}")
+    if bad_rows:
+        width = max(len(row[0]) for row in bad_rows)
+        out.append(f"{'file':<{width}}  {'defs':>5}  {'OK':>5}  {'problems':>8}")
+        for file, defs, ok, count in bad_rows:
+            out.append(f"{file:<{width}}  {defs:>5}  {ok:>5}  {count:>8}")
+    clean = len(rows) - len(bad_rows)
+    out.append(f"{clean} other files clean. / 其余 {clean} 个文件没有问题。")
     total_defs = sum(row[1] for row in rows)
     total_ok = sum(row[2] for row in rows)
     total = sum(row[3] for row in rows)
-    out.append(f"{'total':<{width}}  {total_defs:>5}  {total_ok:>5}  {total:>8}")
     if by_kind:
         counts = ", ".join(f"{kind} {n}" for kind, n in sorted(by_kind.items()))
         out.append(f"problems by kind / 按类别: {counts}")

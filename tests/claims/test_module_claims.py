@@ -18,8 +18,6 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-MODULE_PY = "annotated_src/annotated_nn/modules/module.py"
-
 
 @contextmanager
 def future_flags(overwrite: bool = False, swap: bool = False):
@@ -58,7 +56,7 @@ def python_calls(fn) -> list[str]:
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__getattr__",
     "an AttributeError inside a @property getter is reported for the property's name; the "
     "original error is cleared (no __context__) and hasattr() returns False",
@@ -82,7 +80,7 @@ def test_property_attribute_error_is_masked(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__getattr__",
     "raising another exception type in the getter shows the real cause",
 )
@@ -107,7 +105,7 @@ def test_property_error_workaround(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__init__",
     "hook tables are OrderedDicts, _parameters/_buffers/_modules plain dicts; a plain dict "
     "cannot be weakly referenced and has no move_to_end",
@@ -138,7 +136,7 @@ def test_table_types_and_why(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__init__",
     "handles weakly reference the main table and, through extra_dict, the marker tables; "
     "state_dict hook tables are weakly referenced too",
@@ -161,7 +159,7 @@ def test_handles_hold_weak_references_to_hook_tables(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__init__",
     "prepend=True (forward pre-hooks, forward hooks, backward pre-hooks, backward hooks) moves "
     "the new id to the front with move_to_end(last=False)",
@@ -207,7 +205,7 @@ def _convert(nn, target, overwrite=False, swap=False):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "by default (set .data) .to(torch.float64) on CPU keeps the parameter object: "
     "p is model.weight, and the optimizer still sees the model",
@@ -220,7 +218,7 @@ def test_default_path_keeps_identity(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     ".to('meta') changes the implementation kind, so the parameter is overwritten: the "
     "optimizer keeps the old object",
@@ -233,7 +231,7 @@ def test_meta_overwrites(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "with set_overwrite_module_params_on_conversion(True) even .to(torch.float64) overwrites",
 )
@@ -246,7 +244,7 @@ def test_overwrite_flag_breaks_identity(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "with set_swap_module_params_on_conversion(True) identity holds even for .to('meta'), "
     "and the swap flag wins over the overwrite flag",
@@ -261,7 +259,7 @@ def test_swap_flag_keeps_identity_even_for_meta(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "after an overwrite, step() updates only the orphan: the model does not change",
 )
@@ -278,7 +276,7 @@ def test_orphaned_optimizer_does_not_train(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "the swap path exchanges __class__ and __dict__: custom attributes on a parameter are "
     "lost, while the set-.data path keeps them",
@@ -295,7 +293,7 @@ def test_swap_loses_custom_attributes(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Optimizers and _apply]",
     "optimizer state is not converted: a stepped Adam raises on the next step() after "
     ".to(torch.float64); opt.load_state_dict(opt.state_dict()) casts the state",
@@ -327,7 +325,7 @@ def _two_layers(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Load errors are decided at the top]",
     "when a strict load raises, every tensor that matched has already been copied in",
 )
@@ -344,7 +342,7 @@ def test_failed_load_is_not_rolled_back(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Load errors are decided at the top]",
     "one RuntimeError lists the problems of every level under full dotted keys",
 )
@@ -365,7 +363,7 @@ def test_one_error_lists_every_level(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Load errors are decided at the top]",
     "strict=False returns the complete lists of every level; a size mismatch still raises",
 )
@@ -384,7 +382,7 @@ def test_non_strict_returns_complete_lists(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Load errors are decided at the top]",
     "a load post-hook that edits missing_keys in place changes the final strict decision",
 )
@@ -407,7 +405,7 @@ def test_post_hook_can_forgive_a_key(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Deep-copying a module]",
     "Module defines no __deepcopy__: deepcopy uses object.__reduce_ex__(4) (copyreg.__newobj__) "
     "and calls __getstate__ / __setstate__ for each module",
@@ -446,7 +444,7 @@ def test_deepcopy_path(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Deep-copying a module]",
     "tied weights stay tied in the copy (one memo), and are not tied to the original",
 )
@@ -461,7 +459,7 @@ def test_deepcopy_keeps_ties(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Deep-copying a module]",
     "hooks come along as the same function objects (a closure still captures the original's "
     "objects); the original's handle does not remove the copy's hook",
@@ -486,7 +484,7 @@ def test_deepcopy_hooks_and_closures(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Deep-copying a module]",
     "a bound method of the module is rebound to the copy, and a _WrappedHook points at the copy",
 )
@@ -518,7 +516,7 @@ def test_deepcopy_rebinds_methods_and_wrapped_hooks(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Cost of attribute access]",
     "__getattr__ runs for parameter, buffer and submodule reads, never for training, plain "
     "attributes, methods or properties",
@@ -552,7 +550,7 @@ def test_which_reads_reach_getattr(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Cost of attribute access]",
     "Linear.forward reads self.weight and self.bias: 2 trips through __getattr__ per call",
 )
@@ -565,7 +563,7 @@ def test_linear_forward_pays_two_getattr(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Cost of attribute access]",
     "every assignment runs __setattr__; a plain value pays 2 Python __instancecheck__ calls "
     "(Parameter's and Buffer's metaclasses) and no __getattr__",
@@ -582,7 +580,7 @@ def test_plain_assignment_cost_structure(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._call_impl",
     "with no hook the fast path calls forward directly (no inner closure); a forward hook "
     "leaves it; a state_dict hook does not",
@@ -602,7 +600,7 @@ def test_fast_path_structure(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._call_impl",
     "a global forward hook takes every module off the fast path",
 )
@@ -638,7 +636,7 @@ def _legacy_and_full(nn, x, bias=True):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Legacy backward hook on Linear]",
     "2-D input with bias: the node is AddmmBackward0 and the legacy grad_input is (bias grad, "
     "input grad, weight.t() grad); the full hook gets (input grad,)",
@@ -661,7 +659,7 @@ def test_legacy_hook_on_linear_2d(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Legacy backward hook on Linear]",
     "the input's slot is None when the input does not require grad",
 )
@@ -672,7 +670,7 @@ def test_legacy_hook_input_slot_none(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [Legacy backward hook on Linear]",
     "3-D input: the node is ViewBackward0 and grad_input is one (N*L, out) tensor",
 )
@@ -686,7 +684,7 @@ def test_legacy_hook_on_linear_3d(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_backward_hook",
     "legacy and full backward hooks cannot be mixed on one module, even after removal",
 )
@@ -707,7 +705,7 @@ def test_no_mixing_even_after_removal(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_full_backward_hook",
     "a keyword-only tensor gets its gradient but is not in grad_input",
 )
@@ -728,7 +726,7 @@ def test_keyword_tensor_not_in_grad_input(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_full_backward_hook",
     "when every tensor comes by keyword, grad_input is () and a 'no inputs require gradients' "
     "UserWarning is issued",
@@ -752,7 +750,7 @@ def test_all_keyword_tensors_give_empty_grad_input(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_full_backward_hook",
     "with full hooks the module's inputs/outputs must not be modified in place (view check)",
 )
@@ -770,7 +768,7 @@ def test_full_hook_forbids_in_place_output(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [state_dict aliases]",
     "values are detached tensors sharing storage: in-place updates show in a dict taken "
     "earlier; clone() or deepcopy gives a snapshot; keep_vars=True gives the Parameter",
@@ -793,7 +791,7 @@ def test_state_dict_is_a_live_alias(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Note [state_dict aliases]",
     "load_state_dict copies in place, so an earlier dict changes; after .to(torch.float64) the "
     "old dict no longer follows the model",
@@ -816,7 +814,7 @@ def test_state_dict_alias_follows_loads_not_conversions(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__init__",
     "with call_super_init False arguments raise Python-style TypeErrors, keywords checked first",
 )
@@ -833,7 +831,7 @@ def test_init_argument_errors(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__call__",
     "__call__ is bound to _wrapped_call_impl when the class is built: overriding "
     "_wrapped_call_impl in a subclass changes nothing, overriding _call_impl does",
@@ -856,7 +854,7 @@ def test_call_binding(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__setattr__",
     "a plain tensor under a new name is a plain attribute (not in state_dict, not moved by to()); "
     "self.weight = self.weight * 2 raises TypeError",
@@ -873,7 +871,7 @@ def test_setattr_plain_tensor_and_parameter_slot(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.load_state_dict",
     "assign=True writes assign_to_params_buffers into the caller's _metadata, so a later "
     "assign=False load of the same dict still assigns",
@@ -890,7 +888,7 @@ def test_assign_leaks_through_metadata(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.state_dict",
     "a child's private post-hook return value is dropped; only the root's replaces the result",
 )
@@ -904,7 +902,7 @@ def test_child_private_post_hook_return_dropped(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._maybe_warn_non_full_backward_hook",
     "condition 4: even a one-node module (ReLU) warns when its input is a leaf that requires grad",
 )

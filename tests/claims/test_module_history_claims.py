@@ -15,8 +15,6 @@ import pytest
 import torch
 from claim import each_nn, proves
 
-MODULE_PY = "annotated_src/annotated_nn/modules/module.py"
-
 
 @contextmanager
 def swap_flag():
@@ -30,7 +28,7 @@ def swap_flag():
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "_forward_unimplemented",
     "1.5.1 → 2.13: the NotImplementedError names the module that lacks forward",
 )
@@ -39,12 +37,12 @@ def test_missing_forward_names_the_module(nn):
     class NoForward(nn.Module):
         pass
 
-    with pytest.raises(NotImplementedError, match=r'Module \[NoForward\] is missing the required'):
+    with pytest.raises(NotImplementedError, match=r"Module \[NoForward\] is missing the required"):
         NoForward()(1)
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module",
     "1.5.1 → 2.13: call_super_init passes the arguments on to the next class in the MRO",
 )
@@ -63,7 +61,7 @@ def test_call_super_init_reaches_mixin(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_buffer",
     "1.5.1 → 2.13: persistent=False keeps a buffer out of state_dict; a global buffer "
     "registration hook may replace the tensor",
@@ -86,7 +84,7 @@ def test_register_buffer_persistent_and_global_hook(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_parameter",
     "1.5.1 → 2.13: a global parameter registration hook sees every registration and may "
     "replace the parameter",
@@ -110,18 +108,18 @@ def test_global_parameter_registration_hook(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.add_module",
     "1.5.1 → 2.13: the dot error includes the name",
 )
 @each_nn()
 def test_add_module_dot_error_names_it(nn):
-    with pytest.raises(KeyError, match=r'got: a\.b'):
+    with pytest.raises(KeyError, match=r"got: a\.b"):
         nn.Module().add_module("a.b", nn.Module())
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._apply",
     "1.5.1 → 2.13: recurse=False converts only the module's own tensors",
 )
@@ -134,7 +132,7 @@ def test_apply_recurse_false(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._apply",
     "1.5.1 → 2.13: a failed swap restores .grad and raises RuntimeError naming the parameter, "
     "the cause chained; nothing is rolled back",
@@ -156,7 +154,7 @@ def test_failed_swap_restores_grad(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.to",
     "1.5.1 → 2.13: complex dtypes are allowed with a 'new feature' warning; moving off meta "
     "points to to_empty",
@@ -175,7 +173,7 @@ def test_to_complex_and_meta_hint(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_forward_pre_hook",
     "1.5.1 → 2.13: prepend and with_kwargs are keyword-only; a with_kwargs pre-hook replaces "
     "args and kwargs with its pair",
@@ -196,7 +194,7 @@ def test_forward_pre_hook_kwargs(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_forward_hook",
     "1.5.1 → 2.13: an always_call forward hook still runs when forward raises, then the "
     "exception propagates",
@@ -217,7 +215,7 @@ def test_always_call_hook_runs_on_error(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._call_impl",
     "1.5.1 → 2.13: global forward pre-hooks run for every module, before the module's own",
 )
@@ -226,9 +224,7 @@ def test_global_pre_hook_runs_first(nn):
     order = []
     m = nn.Identity()
     m.register_forward_pre_hook(lambda *a: order.append("local"), prepend=True)
-    handle = nn.modules.module.register_module_forward_pre_hook(
-        lambda *a: order.append("global")
-    )
+    handle = nn.modules.module.register_module_forward_pre_hook(lambda *a: order.append("global"))
     try:
         m(1)
         nn.ReLU()(torch.ones(1))
@@ -238,7 +234,7 @@ def test_global_pre_hook_runs_first(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__setstate__",
     "1.5.1 → 2.13: tables missing from an old pickle are filled in, so the module still works",
 )
@@ -263,7 +259,7 @@ def test_setstate_fills_missing_tables(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__getstate__",
     "the compiled _compiled_call_impl is dropped: an unpickled module is uncompiled",
 )
@@ -279,7 +275,7 @@ def test_getstate_drops_compiled_call(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__setattr__",
     "1.5.1 → 2.13: a Buffer carries its persistence; a plain tensor assigned to a buffer "
     "keeps the name's persistence",
@@ -296,7 +292,7 @@ def test_setattr_buffer_branch(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.__delattr__",
     "1.5.1 → 2.13: deleting a buffer clears its non-persistent mark",
 )
@@ -311,7 +307,7 @@ def test_delattr_clears_non_persistent_mark(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._save_to_state_dict",
     "1.5.1 → 2.13: non-persistent buffers are skipped; an overridden get_extra_state is saved "
     "under prefix + '_extra_state'",
@@ -334,7 +330,7 @@ def test_extra_state_saved(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.state_dict",
     "1.5.1 → 2.13: positional arguments give a FutureWarning; a public post-hook that returns "
     "a value raises RuntimeError",
@@ -351,7 +347,7 @@ def test_state_dict_positional_and_public_post_hook(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._register_load_state_dict_pre_hook",
     "1.5.1 → 2.13: with_module=True passes the module as the first argument",
 )
@@ -365,7 +361,7 @@ def test_load_pre_hook_with_module(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._load_from_state_dict",
     "1.5.1 → 2.13: a non-tensor value is an error; copying into a meta parameter warns; "
     "assign=True keeps the module's requires_grad",
@@ -386,10 +382,9 @@ def test_load_from_state_dict_new_checks(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.load_state_dict",
-    "1.5.1 → 2.13: a non-Mapping raises TypeError; children receive dicts filtered to their "
-    "prefix",
+    "1.5.1 → 2.13: a non-Mapping raises TypeError; children receive dicts filtered to their prefix",
 )
 @each_nn()
 def test_load_state_dict_mapping_and_filtering(nn):
@@ -403,7 +398,7 @@ def test_load_state_dict_mapping_and_filtering(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.named_parameters",
     "1.5.1 → 2.13: remove_duplicate=False lists a shared parameter under each name",
 )
@@ -416,7 +411,7 @@ def test_named_parameters_remove_duplicate(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.train",
     "1.5.1 → 2.13: a non-bool mode raises ValueError",
 )
@@ -427,7 +422,7 @@ def test_train_requires_bool(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.zero_grad",
     "1.5.1 → 2.13: set_to_none defaults to True; set_to_none=False zeroes in place",
 )
@@ -443,7 +438,7 @@ def test_zero_grad_default(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module._replicate_for_data_parallel",
     "1.5.1 → 2.13: a replica has plain-dict tables, an empty parameter table and _is_replica",
 )
@@ -457,7 +452,7 @@ def test_replica_tables(nn):
 
 
 @proves(
-    MODULE_PY,
+    "annotated_src/annotated_nn/modules/module.py",
     "Module.register_full_backward_pre_hook",
     "not in 1.5.1: a backward pre-hook may replace grad_output",
 )

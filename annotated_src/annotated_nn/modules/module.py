@@ -1791,15 +1791,18 @@ class Module:
         === "中文"
 
             等价于 `_apply(lambda t: t.cuda(device))`。它会让参数变成不同的对象吗？默认不会：
-            `.data` 就地替换（见 [`_apply`][annotated_nn.modules.module.Module._apply]），
-            所以应当在构建优化器**之前**调用它，这是历来的建议。1.5.1 → 2.13：只增加了类型标注。
+            `.data` 就地替换（见 [`_apply`][annotated_nn.modules.module.Module._apply]）；
+            不过历来的建议仍是在构建优化器**之前**调用它：优化器已有的状态不会跟着移动
+            （见 Note [Optimizers and _apply]）。1.5.1 → 2.13：只增加了类型标注。
 
         === "English"
 
             Equivalent to `_apply(lambda t: t.cuda(device))`. Does it make the parameters new
             objects? Not by default: `.data` is replaced in place (see
             [`_apply`][annotated_nn.modules.module.Module._apply]); still, the long-standing
-            advice is to call it *before* building the optimizer. 1.5.1 → 2.13: only type hints added.
+            advice is to call it *before* building the optimizer: the optimizer's existing state
+            does not move with it (see Note [Optimizers and _apply]).
+            1.5.1 → 2.13: only type hints added.
 
         Args:
             device: Target GPU index or device. / 目标 GPU 序号或设备。
