@@ -661,6 +661,22 @@ def test_legacy_hook_on_linear_2d(nn):
 @proves(
     "annotated_src/annotated_nn/modules/module.py",
     "Note [Legacy backward hook on Linear]",
+    "under torch.no_grad() the output has no grad_fn: no hook is attached and nothing is warned",
+)
+@each_nn()
+def test_legacy_hook_not_attached_under_no_grad(nn):
+    m = nn.Linear(4, 2)
+    m.register_backward_hook(lambda *a: None)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        y = m(torch.randn(3, 4))
+    assert y.grad_fn is None
+    assert not any(issubclass(w.category, FutureWarning) for w in caught)
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/module.py",
+    "Note [Legacy backward hook on Linear]",
     "the input's slot is None when the input does not require grad",
 )
 @each_nn()

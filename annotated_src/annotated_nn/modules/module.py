@@ -2230,8 +2230,9 @@ class Module:
                 `None`）、`weight.t()` 的梯度（形状 `(in, out)`，是 `weight.grad` 的转置）。
                 三维输入时最后一个节点是 `ViewBackward0`，`grad_input` 只有 1 个形状为
                 `(N*L, out)` 的张量，是展平后输出的梯度，根本不是输入的梯度。同一模块上的
-                完整反向钩子总是拿到 `(输入的梯度,)`，形状与输入相同。`Linear` 每次前向传播都会
-                发出 “the forward contains multiple autograd Nodes” 这条 `FutureWarning`。
+                完整反向钩子总是拿到 `(输入的梯度,)`，形状与输入相同。`Linear` 每次记录计算图的
+                前向传播都会发出 “the forward contains multiple autograd Nodes” 这条 `FutureWarning`
+                （`torch.no_grad()` 下输出没有 `grad_fn`，钩子不挂，也不警告）。
 
             === "English"
 
@@ -2244,7 +2245,9 @@ class Module:
                 is 1 tensor of shape `(N*L, out)`, the gradient of the flattened output, not the
                 input's at all. A full backward hook on the same module always gets
                 `(grad of the input,)`, shaped like the input. Every forward pass of `Linear`
-                issues the "the forward contains multiple autograd Nodes" `FutureWarning`.
+                that records a graph issues the "the forward contains multiple autograd Nodes"
+                `FutureWarning` (under `torch.no_grad()` the output has no `grad_fn`: no hook is
+                attached and nothing is warned).
 
         Args:
             hook: The hook. / 钩子。
@@ -3175,10 +3178,12 @@ class Module:
         Returns:
             A shallow copy of `__dict__`. / `__dict__` 的浅拷贝。
         """
-        # 中: 浅拷贝：张量与子模块由 pickle / deepcopy 自己处理。
+        # 中: 浅拷贝：张量与子模块由 pickle / deepcopy 自己处理（deepcopy 的路径见
+        # 中: Note [Deep-copying a module]）。
         # 中: `_compiled_call_impl` 只在 `compile()` 之后才出现在实例字典里；
         # 中: 去掉后，类属性 `None` 让新对象走未编译的路径。
-        # EN: A shallow copy: pickle / deepcopy handle the tensors and submodules themselves.
+        # EN: A shallow copy: pickle / deepcopy handle the tensors and submodules themselves (the
+        # EN: path deepcopy takes: see Note [Deep-copying a module]).
         # EN: `_compiled_call_impl` is in the instance dict only after `compile()`; once dropped,
         # EN: the class attribute `None` makes the new object take the uncompiled path.
         state = self.__dict__.copy()
@@ -3903,11 +3908,13 @@ class Module:
         # 中: 第 3、4 步：预钩子在保存本模块之前运行（例如先把分片的参数聚合起来），
         # 中: 然后写入本模块自己的张量：
         # 中: 默认是与模块共享存储的 `detach()` 别名，不是副本，
-        # 中: 之后对参数的就地更新会出现在这个字典里（要快照请自行 `clone()`）。
+        # 中: 之后对参数的就地更新会出现在这个字典里（要快照请自行 `clone()`；
+        # 中: 见 Note [state_dict aliases]）。
         # EN: Steps 3 and 4: pre-hooks run before this module is saved (to gather sharded
         # EN: parameters, say), then this module's own tensors are written: by default `detach()`
         # EN: aliases sharing the module's storage, not copies, so later in-place updates to the
-        # EN: parameters show in this dict (`clone()` them for a snapshot).
+        # EN: parameters show in this dict (`clone()` them for a snapshot; see
+        # EN: Note [state_dict aliases]).
         if self._state_dict_pre_hooks:
             for hook in self._state_dict_pre_hooks.values():
                 hook(self, prefix, keep_vars)

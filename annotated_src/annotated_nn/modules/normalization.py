@@ -131,15 +131,19 @@ class CrossMapLRN2d(Module):
     === "中文"
 
         与 [`LocalResponseNorm`][annotated_nn.modules.normalization.LocalResponseNorm]
-        计算同类的量，但走一个手写的自动求导函数，只接受 4 维输入。注意默认 `k=1` 是整数，
-        所以 `repr` 里显示 `k=1` 而不是 `k=1.0`。
+        计算同类的量，但走一个手写的自动求导函数，只接受 4 维输入。两者的数值并不相同：
+        torch 的这个函数在滑动窗口求和时有一处差一（第 0 个通道的平方从不移出窗口），
+        本库照样保留，输出与 torch 逐位一致。注意默认 `k=1` 是整数，所以 `repr` 里显示 `k=1`
+        而不是 `k=1.0`。
 
     === "English"
 
         Computes the same kind of quantity as
         [`LocalResponseNorm`][annotated_nn.modules.normalization.LocalResponseNorm] through a
-        hand-written autograd Function and accepts 4D input only. The default `k=1` is an
-        int, hence `k=1` (not `k=1.0`) in the repr.
+        hand-written autograd Function and accepts 4D input only. The numbers are not the same:
+        torch's Function has an off-by-one in its running window sum (channel 0's square never
+        leaves the window), which this library keeps, so the output equals torch's bit for bit.
+        The default `k=1` is an int, hence `k=1` (not `k=1.0`) in the repr.
 
     Examples:
         >>> import annotated_nn as nn
