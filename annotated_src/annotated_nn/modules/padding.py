@@ -573,9 +573,12 @@ class _ReflectionPadNd(Module):
         Returns:
             The padded tensor. / 填充后的张量。
         """
-        # 中: 不另查维数，维数不合时由 `F.pad` 抛出 `NotImplementedError`。`reflect` 不重复边界元素，
+        # 中: 不另查维数，维数不合时由 `F.pad` 报错：维数少于填充所需时是 `RuntimeError`，够了但组合
+        # 中: 不支持时是 `NotImplementedError`。`reflect` 不重复边界元素，
         # 中: 所以每个填充量都必须小于该维长度，否则 `F.pad` 报错（已实测）。
-        # EN: No rank check of its own: a wrong rank makes `F.pad` raise `NotImplementedError`.
+        # EN: No rank check of its own: a wrong rank makes `F.pad` raise, `RuntimeError` when the
+        # EN: input has fewer dimensions than the padding needs, `NotImplementedError` when it has
+        # EN: enough but the combination is not supported.
         # EN: `reflect` does not repeat the border element, so each padding size must be smaller
         # EN: than the dimension, else `F.pad` fails (checked by running it).
         return F.pad(input, self.padding, "reflect")
@@ -751,10 +754,12 @@ class _ReplicationPadNd(Module):
         Returns:
             The padded tensor. / 填充后的张量。
         """
-        # 中: 不另查维数，维数不合时由 `F.pad` 抛出 `NotImplementedError`；填充量没有上限，
-        # 中: 边界元素想重复多少次都行。
-        # EN: No rank check of its own: a wrong rank makes `F.pad` raise `NotImplementedError`;
-        # EN: the padding size has no upper bound, the border element repeats as often as asked.
+        # 中: 不另查维数，维数不合时由 `F.pad` 报错：维数少于填充所需时是 `RuntimeError`，够了但组合
+        # 中: 不支持时是 `NotImplementedError`。填充量没有上限，边界元素想重复多少次都行。
+        # EN: No rank check of its own: a wrong rank makes `F.pad` raise, `RuntimeError` when the
+        # EN: input has fewer dimensions than the padding needs, `NotImplementedError` when it has
+        # EN: enough but the combination is not supported. The padding size has no upper bound:
+        # EN: the border element repeats as often as asked.
         return F.pad(input, self.padding, "replicate")
 
     def extra_repr(self) -> str:

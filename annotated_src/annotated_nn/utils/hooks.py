@@ -49,7 +49,8 @@ class RemovableHandle:
 
         句柄只持有钩子字典的弱引用：模块被回收后，留在用户手里的句柄不会让字典继续存活，
         此时 `remove()` 什么也不做。`id` 来自类级计数器 `next_id`，进程内全局递增，
-        所以同一字典里键不会重复，而且字典的插入顺序就是注册顺序。
+        所以同一字典里键不会重复。字典的顺序是插入顺序，也就是注册顺序，除非注册时用了
+        `prepend=True`（那时 `move_to_end(id, last=False)` 把它挪到最前）。
 
         `extra_dict` 用于一个钩子同时登记在多个字典里的情形，例如 `always_call=True` 的
         前向钩子也记在 `_forward_hooks_always_called`，`with_kwargs=True` 的钩子也记在
@@ -62,8 +63,9 @@ class RemovableHandle:
         The handle holds only weak references to the hook dictionaries: once the module is
         gone, a handle kept by the user does not keep the dictionary alive, and `remove()`
         does nothing. The `id` comes from the class-wide counter `next_id`, increasing for the
-        whole process, so keys never clash within a dictionary and insertion order is
-        registration order.
+        whole process, so keys never clash within a dictionary. The dictionary's order is
+        insertion order, that is registration order, unless a hook was registered with
+        `prepend=True` (then `move_to_end(id, last=False)` puts it first).
 
         `extra_dict` covers hooks recorded in more than one dictionary, e.g. a forward hook
         with `always_call=True` is also listed in `_forward_hooks_always_called`, one with
