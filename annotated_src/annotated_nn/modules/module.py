@@ -434,14 +434,17 @@ def register_module_forward_hook(
 
         签名 `hook(module, args, output) -> None or modified output`（`with_kwargs=True` 时为
         `hook(module, args, kwargs, output)`），在每个模块的 `forward` 之后、模块自己的前向钩子
-        之前调用。`always_call=True` 时即使 `forward` 抛出异常也会调用（此时不传 kwargs）。
+        之前调用。`always_call=True` 时，即使这次调用中途抛出异常（`forward` 或某个预钩子）
+        也会补跑（此时不传 kwargs），已经运行过的不会再跑一次；`torch.compile` 追踪期间没有这层补跑。
 
     === "English"
 
         Signature `hook(module, args, output) -> None or modified output` (or
         `hook(module, args, kwargs, output)` with `with_kwargs=True`); it runs after every
         module's `forward`, ahead of the module's own forward hooks. With `always_call=True` it
-        also runs when `forward` raises (then without kwargs).
+        also runs when the call raises part-way (in `forward` or in a pre-hook), then without
+        kwargs, and not a second time if it already ran; while `torch.compile` traces there is no
+        such catch-up.
 
     Args:
         hook: The global forward hook. / 全局前向钩子。
