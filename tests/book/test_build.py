@@ -516,3 +516,14 @@ def test_glossary_page_is_for_readers(book):
         for word in term.get("forbidden_zh") or []:
             assert word not in re.sub(r"<[^>]+>", "", text), word
     assert text.count('<td><span class="book-term-zh"') == len(terms)
+
+
+def test_no_language_tab_set_is_left(book):
+    """Every 中文/English tab set became its two language blocks (also when two pairs merged)."""
+    left = []
+    for page in book.pages():
+        text = page.read_text(encoding="utf-8")
+        for labels in re.findall(r'<div class="tabbed-labels">(.*?)</div>', text, re.S):
+            if ">中文</label>" in labels or ">English</label>" in labels:
+                left.append(page.relative_to(book.site).as_posix())
+    assert not left, left

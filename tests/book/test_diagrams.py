@@ -304,8 +304,13 @@ def test_diagrams_page_shows_every_diagram(book):
     figures = re.findall(r'<figure class="book-diagram">(.*?)</figure>', html, re.S)
     assert len(figures) == len(names)
     for body in figures:
-        link = re.search(r'<a href="([^"]+\.svg)"><img alt="[^"]*" src="([^"]+)"', body)
-        assert link and link.group(1) == link.group(2), body[:200]
+        # One drawing per language, each linked to its own full-size SVG.
+        links = re.findall(
+            r'<a class="book-(zh|en)" href="([^"]+\.svg)"><img alt="[^"]*" src="([^"]+)"', body
+        )
+        assert [language for language, _, _ in links] == ["zh", "en"], body[:300]
+        assert all(href == src for _, href, src in links), body[:300]
+        assert links[1][1].endswith(".en.svg") and not links[0][1].endswith(".en.svg")
         assert 'class="book-zh"' in body and 'class="book-en"' in body, body[:300]
 
 

@@ -51,20 +51,24 @@ def language_tabs(page: str) -> str:
         block = page[match.start() : end]
         labels = LABELS.search(block)
         names = re.findall(r"<label[^>]*>(.*?)</label>", labels.group(1)) if labels else []
-        if [TAG.sub("", n).strip() for n in names] != ["中文", "English"]:
+        labels = [TAG.sub("", n).strip() for n in names]
+        # Two language tab pairs written one after the other merge into one set of four tabs
+        # (中文, English, 中文, English): each pair becomes its two blocks, in order.
+        if not labels or len(labels) % 2 or labels != ["中文", "English"] * (len(labels) // 2):
             continue
-        content_at = block.find('<div class="tabbed-content">')
-        first = block.find('<div class="tabbed-block">', content_at)
-        first_end = _closing_div(block, first)
-        second = block.find('<div class="tabbed-block">', first_end)
-        second_end = _closing_div(block, second)
-        zh = block[first + len('<div class="tabbed-block">') : first_end - len("</div>")]
-        en = block[second + len('<div class="tabbed-block">') : second_end - len("</div>")]
+        bodies = []
+        cursor = block.find('<div class="tabbed-content">')
+        for _ in labels:
+            start = block.find('<div class="tabbed-block">', cursor)
+            stop = _closing_div(block, start)
+            bodies.append(block[start + len('<div class="tabbed-block">') : stop - len("</div>")])
+            cursor = stop
         out.append(page[pos : match.start()])
-        out.append(
-            f'<div class="book-zh" lang="zh">{language_tabs(zh)}</div>'
-            f'<div class="book-en" lang="en">{language_tabs(en)}</div>'
-        )
+        for zh, en in zip(bodies[0::2], bodies[1::2]):
+            out.append(
+                f'<div class="book-zh" lang="zh">{language_tabs(zh)}</div>'
+                f'<div class="book-en" lang="en">{language_tabs(en)}</div>'
+            )
         pos = end
     out.append(page[pos:])
     return "".join(out)
