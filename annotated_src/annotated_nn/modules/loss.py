@@ -75,7 +75,7 @@ class _Loss(Module):
 
         早期 PyTorch 用两个布尔参数描述汇总方式：`size_average`（求平均还是求和）和
         `reduce`（是否汇总）。现在统一用字符串 `reduction`。只要传了任一旧参数，
-        就用 torch 自己的 `_Reduction.legacy_get_string` 换算（它会发出弃用警告），
+        就用 torch 自己的 `_Reduction.legacy_get_string` 换算（它发出一条说明这两个参数已弃用的 `UserWarning`），
         并且忽略 `reduction`。换算规则：`reduce=False` → `"none"`；否则
         `size_average=False` → `"sum"`；否则 `"mean"`（未给出的旧参数按 `True` 处理）。
 
@@ -84,7 +84,7 @@ class _Loss(Module):
         Early PyTorch described reduction with two booleans: `size_average` (mean or sum)
         and `reduce` (reduce at all). Today a single string `reduction` does it. If either
         legacy argument is given, torch's own `_Reduction.legacy_get_string` converts them
-        (emitting a deprecation warning) and `reduction` is ignored. The rule:
+        (emitting a `UserWarning` that says they are deprecated) and `reduction` is ignored. The rule:
         `reduce=False` → `"none"`; else `size_average=False` → `"sum"`; else `"mean"`
         (a missing legacy argument counts as `True`).
 

@@ -144,10 +144,12 @@ class Upsample(Module):
             The resized tensor. / 改变尺寸后的张量。
         """
         # 中: 全部设置原样交给 `F.interpolate`，组合是否合法也由它检查：`size` 与 `scale_factor` 必须
-        # 中: 恰好给一个；`align_corners` 只能配线性类模式；`recompute_scale_factor=True` 不能与 `size` 同用。
+        # 中: 恰好给一个；`nearest`、`area`、`nearest-exact` 不能带 `align_corners`（插值类模式可以）；
+        # 中: `recompute_scale_factor=True` 不能与 `size` 同用。
         # EN: All settings go to `F.interpolate` as they are, and it checks the combination:
-        # EN: exactly one of `size` and `scale_factor`; `align_corners` only with the linear-type
-        # EN: modes; `recompute_scale_factor=True` not together with `size`.
+        # EN: exactly one of `size` and `scale_factor`; no `align_corners` with `nearest`, `area`
+        # EN: or `nearest-exact` (the interpolating modes take it); `recompute_scale_factor=True`
+        # EN: not together with `size`.
         return F.interpolate(
             input,
             self.size,
