@@ -1692,8 +1692,10 @@ class MultiheadAttention(Module):
             ValueError: `embed_dim` or `num_heads` not positive. / `embed_dim` 或 `num_heads` 不为正。
             AssertionError: `embed_dim` not divisible by `num_heads`. / `embed_dim` 不能被 `num_heads` 整除。
         """
-        # 中: 在调用 Module.__init__ 之前就检查，与 torch 相同：失败时不会留下半成品模块。
-        # EN: Checked before Module.__init__, as in torch: a failure leaves no half-built module.
+        # 中: 与 torch 相同，在调用 Module.__init__ 之前就检查（torch 没有说明为什么放在这里）；
+        # 中: 错误信息逐字相同。
+        # EN: Checked before Module.__init__, as in torch (which gives no reason for the place);
+        # EN: the message is torch's word for word.
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(
                 f"embed_dim and num_heads must be greater than 0,"
