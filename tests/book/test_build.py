@@ -334,6 +334,14 @@ def test_comparison_ignores_docstrings_and_comments():
     assert changed is not None and not changed.same and changed.fragment
 
 
+def _run_on_config(hooks, cfg: dict) -> None:
+    """Run the hook's on_config, then stop the generator process it starts (not needed here)."""
+    hooks.on_config(cfg)
+    generator = hooks._state.pop("generator")
+    generator.kill()
+    generator.communicate()
+
+
 def test_no_repository_link_without_a_configured_repository(book):
     """mkdocs.yml names no repository: no header link, no edit button, no dead link anywhere."""
     assert "repo_url" not in config()
@@ -352,7 +360,7 @@ def test_edit_links_follow_the_configured_repository(monkeypatch):
 
     monkeypatch.setenv("BOOK_REPO_URL", "https://example.org/you/annotated_nn")
     cfg = {"repo_url": None, "edit_uri": None, "docs_dir": str(ROOT / "docs"), "site_url": None}
-    hooks.on_config(cfg)
+    _run_on_config(hooks, cfg)
     assert cfg["repo_url"] == "https://example.org/you/annotated_nn/"
     assert cfg["edit_uri"] == "edit/main/docs/"
     hooks._state["generated"] = set()
@@ -388,7 +396,7 @@ def test_404_page_links_follow_site_url(book, monkeypatch):
     assert links and all(link.startswith(base) for link in links), links[:5]
     monkeypatch.setenv("BOOK_SITE_URL", "https://example.org/annotated_nn")
     cfg = {"repo_url": None, "edit_uri": None, "docs_dir": str(ROOT / "docs"), "site_url": None}
-    hooks.on_config(cfg)
+    _run_on_config(hooks, cfg)
     assert cfg["site_url"] == "https://example.org/annotated_nn/"
 
 
