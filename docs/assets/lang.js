@@ -36,11 +36,30 @@
     });
   }
 
+  /* The window title: "页面 / Page - 站名 / Site" becomes the chosen language's halves. */
+  var HAS_CJK = /[\u3400-\u9fff]/;
+  function titleFor(lang) {
+    var original = document.documentElement.getAttribute("data-book-title");
+    if (original === null) {
+      original = document.title;
+      document.documentElement.setAttribute("data-book-title", original);
+    }
+    return original.split(" - ").map(function (part) {
+      var halves = part.split(" / ");
+      if (halves.length < 2) return part;
+      var chinese = halves.filter(function (h) { return HAS_CJK.test(h); });
+      var english = halves.filter(function (h) { return !HAS_CJK.test(h); });
+      if (!chinese.length || !english.length) return part;
+      return (lang === "en" ? english : chinese).join(" / ");
+    }).join(" - ");
+  }
+
   function show(lang) {
     var root = document.documentElement;
     root.setAttribute("data-book-lang", lang);
     root.setAttribute("lang", lang === "en" ? "en" : "zh");
     swapAttributes(lang);
+    document.title = titleFor(lang);
     var button = document.querySelector(".book-lang-toggle");
     if (button) {
       button.setAttribute("aria-pressed", lang === "en" ? "true" : "false");
@@ -150,6 +169,7 @@
   }
 
   function init() {
+    document.documentElement.removeAttribute("data-book-title");
     addButton();
     wrapSearch();
     show(stored());
