@@ -253,14 +253,15 @@ def compare(ours_dotted: str, path: str, qualname: str) -> Comparison | None:
         if sign == "@":
             rows.append('<span class="book-cmp-hunk">⋯</span>')
             continue
-        kind = {"+": "ours", "-": "torch"}.get(sign, "same")
-        marker = {"ours": "+", "torch": "−", "same": " "}[kind]
+        kind = {"+": "ours", "-": "torch"}.get(sign, "ctx")
+        marker = {"ours": "+", "torch": "−", "ctx": " "}[kind]
         code = listings._highlight_lines(text)[0]
         rows.append(
             f'<span class="book-cmp-{kind}"><span class="book-cmp-sign">{marker}</span>{code}</span>'
         )
     fragment = (
-        '<div class="highlight book-cmp"><pre><code>' + "\n".join(rows) + "</code></pre></div>"
+        # Every row is a block of its own (docs/assets/book.css): no newline between them.
+        '<div class="highlight book-cmp"><pre><code>' + "".join(rows) + "</code></pre></div>"
         if diff
         else ""
     )
