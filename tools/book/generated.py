@@ -972,6 +972,10 @@ DOT_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 def _one_language_line(line: str, lang: str) -> str | None:
     """One line of a DOT label in one language; None drops it. / DOT 标签的一行取一种语言；None 表示去掉。"""
+    from listings import (
+        split_bilingual_text,
+    )  # tools/book/listings.py, the book's one text splitter
+
     if not CJK.search(line):
         return line
     # A bilingual part in brackets, e.g. `_ConvNd (12 个子类 / 12 subclasses)`: keep one half.
@@ -980,20 +984,13 @@ def _one_language_line(line: str, lang: str) -> str | None:
         lambda m: "(" + _one_language_line(m.group(1) + " / " + m.group(2), lang) + ")",
         line,
     )
-    if not CJK.search(line) or (lang == "zh" and " / " not in line):
-        return line
-    opened, closed = line.startswith("("), line.endswith(")")
-    core = line[1 if opened else 0 : -1 if closed else None]
-    prefix = ""
-    if " — " in core and " / " in core.split(" — ", 1)[1]:
-        prefix, core = core.split(" — ", 1)
-        prefix += " — "
-    if " / " not in core:
-        return line if lang == "zh" else None
-    left, _, right = core.partition(" / ")
-    chinese, english = (left, right) if CJK.search(left) else (right, left)
-    text = prefix + (chinese if lang == "zh" else english)
-    return ("(" if opened else "") + text + (")" if closed else "")
+    if " / " not in line:
+        # A Chinese-only line (its English is the next line) or one already in one language.
+        return line if lang == "zh" or not CJK.search(line) else None
+    # A title `name — 中文 / English` keeps its name in both languages.
+    prefix, _, core = line.rpartition(" — ") if " — " in line else ("", "", line)
+    english, chinese = split_bilingual_text(core)
+    return (prefix + " — " if prefix else "") + (chinese if lang == "zh" else english)
 
 
 def one_language(dot: str, lang: str) -> str:
