@@ -972,9 +972,11 @@ DOT_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 def _one_language_line(line: str, lang: str) -> str | None:
     """One line of a DOT label in one language; None drops it. / DOT 标签的一行取一种语言；None 表示去掉。"""
-    from listings import (
-        split_bilingual_text,
-    )  # tools/book/listings.py, the book's one text splitter
+    # The book's one text splitter (tools/book/listings.py), run as a script or as tools.book.
+    try:
+        from listings import split_bilingual_text
+    except ImportError:
+        from tools.book.listings import split_bilingual_text
 
     if not CJK.search(line):
         return line
