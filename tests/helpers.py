@@ -14,6 +14,7 @@ _PATHS = [
     # our dotted paths → torch's, so that type names inside messages compare equal
     ("annotated_nn.utils.hooks", "torch.utils.hooks"),
     ("annotated_nn.utils.stateless", "torch.nn.utils.stateless"),
+    ("annotated_optim", "torch.optim"),
     ("annotated_nn.", "torch.nn."),
     ("annotated_nn", "torch.nn"),
 ]

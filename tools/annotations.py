@@ -51,7 +51,11 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 # Package directories checked, relative to the project root. / 要检查的包目录（相对项目根目录）。
-PACKAGE_DIRS = ("annotated_src/annotated_nn", "annotated_src/annotated_examples")
+PACKAGE_DIRS = (
+    "annotated_src/annotated_nn",
+    "annotated_src/annotated_optim",
+    "annotated_src/annotated_examples",
+)
 GLOSSARY_FILE = "docs/glossary.yml"
 
 # 中: 核心文件（读者逐行阅读的模块系统本身）里，函数体中连续的代码行最多 8 行就要有一段
@@ -69,6 +73,7 @@ CORE_FILES = (
     "annotated_src/annotated_nn/modules/lazy.py",
     "annotated_src/annotated_nn/init.py",
     "annotated_src/annotated_nn/parallel/",
+    "annotated_src/annotated_optim/",
 )
 
 
@@ -1899,7 +1904,7 @@ def check_project(root: Path, glossary: list[Term] | None = None) -> list[FileRe
     return reports
 
 
-DIRECTIVE = re.compile(r"^:::\s+((?:annotated_nn|annotated_examples)[\w.]*)\s*$")
+DIRECTIVE = re.compile(r"^:::\s+((?:annotated_nn|annotated_optim|annotated_examples)[\w.]*)\s*$")
 
 
 def book_directives(root: Path) -> dict[str, tuple[str, dict]]:
