@@ -13,7 +13,8 @@
       折叠掉的部分另画一张子树图；
     - `call-flow`：`Module.__call__` 运行钩子的顺序，由会记录自己的钩子实测得到；
     - `setattr-routing`：`Module.__setattr__` 把每种值放到哪里，实际赋值探测得到，自上而下排；
-    - `state-dict-prefixes`：一个嵌套模型的 `state_dict` 键名前缀。
+    - `state-dict-prefixes`：一个嵌套模型的 `state_dict` 键名前缀；
+    - `optimizer-state-dict`：一个运行中的优化器与它的 `state_dict()`，张量如何变成整数。
 
     `python diagrams/generate.py` 重写提交在 `diagrams/out/` 中的 DOT 源文件（并删除不再生成的），
     `python diagrams/generate.py --check` 在它们过期时以 1 退出。输出是确定的：没有内存地址，
@@ -37,7 +38,9 @@
       themselves (normal path and the `always_call` path when `forward` raises);
     - `setattr-routing`: where `Module.__setattr__` puts each kind of value, probed live, top to
       bottom;
-    - `state-dict-prefixes`: the key prefixes of a nested model's `state_dict`.
+    - `state-dict-prefixes`: the key prefixes of a nested model's `state_dict`;
+    - `optimizer-state-dict`: a live optimizer beside its `state_dict()`, tensors turned into
+      integers.
 
     `python diagrams/generate.py` rewrites the committed DOT sources in `diagrams/out/` (and
     deletes those no longer generated); `python diagrams/generate.py --check` exits 1 when they
@@ -983,6 +986,91 @@ def state_dict_dot(nn) -> str:
     return "".join(out)
 
 
+def live_optimizer(nn, optim):
+    """An SGD over a two-layer model, two groups, after one step. / 两层模型上的 SGD：两个参数组，已走过一步。"""
+    import torch
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 2), nn.ReLU(), nn.Linear(2, 1))
+    optimizer = optim.SGD(
+        [
+            {"params": model[0].parameters()},
+            {"params": model[2].parameters(), "lr": 0.01},
+        ],
+        lr=0.1,
+        momentum=0.9,
+    )
+    model(torch.ones(4, 3)).sum().backward()
+    optimizer.step()
+    return model, optimizer
+
+
+def optimizer_state_dot(nn, optim) -> str:
+    """DOT of a live optimizer beside its `state_dict()`: tensors become integers. / 运行中的优化器与它的 `state_dict()` 并排：张量变成整数。
+
+    === "中文"
+
+        左边是优化器对象本身：`param_groups` 的每个组（超参数与 `params` 列表里的张量，按
+        `named_parameters()` 的名字标出）和以张量为键的 `state`；右边是 `state_dict()` 的结果：
+        同样的超参数，但 `params` 与 `state` 的键都换成了整数。虚线把每个张量连到它的整数，
+        整数取自 `state_dict()` 本身，不是按规则推算的。
+
+    === "English"
+
+        On the left, the optimizer object itself: each group of `param_groups` (hyperparameters
+        and the tensors in its `params` list, labelled by their `named_parameters()` names) and
+        `state`, keyed by tensors; on the right, the result of `state_dict()`: the same
+        hyperparameters, but `params` and `state`'s keys replaced by integers. Dashed edges tie
+        each tensor to its integer; the integers are read from `state_dict()` itself, not
+        derived by rule.
+    """
+    model, optimizer = live_optimizer(nn, optim)
+    name_of = {id(p): name for name, p in model.named_parameters()}
+    packed = optimizer.state_dict()
+    shown = ("lr", "momentum", "weight_decay")
+    out = ['digraph "optimizer-state-dict" {\n', GRAPH_ATTRS]
+    out.append('  graph [rankdir=LR, nodesep=0.15, ranksep=0.9];\n')
+    out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb"];\n')
+
+    # 中: 左：优化器对象。每个张量一个节点，state 里的条目列在它下面。
+    # EN: Left: the optimizer object. One node per tensor, its state entries listed under it.
+    out.append('  subgraph cluster_live {\n    label="optimizer（对象 / the object）"; style=dashed;\n')
+    for g, group in enumerate(optimizer.param_groups):
+        options = "\\l".join(f"{k}: {group[k]}" for k in shown) + "\\l"
+        out.append(f'    "group{g}" [label="param_groups[{g}]\\l{options}", fillcolor="#dfe6ff"];\n')
+        for p in group["params"]:
+            entries = ", ".join(sorted(optimizer.state[p])) or "—"
+            label = f"{name_of[id(p)]}  {shape_of(p)}\nstate: {entries}"
+            out.append(f'    {q("t_" + name_of[id(p)])} [label={q(label)}];\n')
+            out.append(f'    "group{g}" -> {q("t_" + name_of[id(p)])} [label="params"];\n')
+    out.append("  }\n")
+
+    # 中: 右：state_dict()。参数组与 state 都只剩整数。
+    # EN: Right: state_dict(). Groups and state hold only integers now.
+    out.append('  subgraph cluster_packed {\n    label="optimizer.state_dict()"; style=dashed;\n')
+    for g, group in enumerate(packed["param_groups"]):
+        options = "\\l".join(f"{k}: {group[k]}" for k in shown)
+        label = f"param_groups[{g}]\\l{options}\\lparams: {group['params']}\\l"
+        out.append(f'    "packed{g}" [label="{label}", fillcolor="#e8f5e9"];\n')
+    for index, entry in packed["state"].items():
+        label = f"state[{index}]\n" + ", ".join(sorted(entry))
+        out.append(f'    "s{index}" [label={q(label)}, fillcolor="#e8f5e9"];\n')
+    for g, group in enumerate(packed["param_groups"]):
+        for index in group["params"]:
+            out.append(f'    "packed{g}" -> "s{index}" [color="#9aa5b1", arrowsize=0.5];\n')
+    out.append("  }\n")
+
+    # 中: 虚线：每个张量 → 它在 state_dict 里的整数（按组内位置读出）。
+    # EN: Dashed: each tensor → its integer in the state_dict (read position by position).
+    for group, packed_group in zip(optimizer.param_groups, packed["param_groups"]):
+        for p, index in zip(group["params"], packed_group["params"]):
+            out.append(
+                f'  {q("t_" + name_of[id(p)])} -> "s{index}" [style=dashed, label="{index}"];\n'
+            )
+    out.append("}\n")
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------------------------
 # All diagrams / 全部图
 # ---------------------------------------------------------------------------------------------
@@ -1023,6 +1111,9 @@ def generate_all() -> "OrderedDict[str, str]":
         for n in ("Sequential", "ModuleDict", "Linear", "BatchNorm1d", "ReLU")
     ):
         dots["state-dict-prefixes"] = state_dict_dot(annotated_nn)
+    import annotated_optim
+
+    dots["optimizer-state-dict"] = optimizer_state_dot(annotated_nn, annotated_optim)
     return dots
 
 

@@ -1,12 +1,15 @@
-r"""Train `SimpleNet` twice, in `annotated_nn` and in `torch.nn`, and compare. / 用 `annotated_nn` 与 `torch.nn` 各训练一次 `SimpleNet` 并对比。
+r"""Train `SimpleNet` twice, with annotated_nn + annotated_optim and with torch.nn + torch.optim, and compare. / 分别用 annotated_nn + annotated_optim 与 torch.nn + torch.optim 训练 `SimpleNet` 并对比。
 
 === "中文"
 
     运行 `python -m annotated_examples.train`（或 `make train`）。两个模型从同一个随机种子构造，
-    参数逐位相同；每一步用同一个 batch、同样的优化器（`torch.optim.SGD`，带动量）更新。
+    参数逐位相同。一边是我们的整套实现：`annotated_nn` 的模型、`annotated_optim.SGD`（带动量）
+    和 `annotated_optim.lr_scheduler.CosineAnnealingLR`；另一边是 torch 的 `torch.nn`、
+    `torch.optim.SGD` 和 torch 的同名调度器。每一步两边用同一个 batch。
     每隔 `--print-every` 步打印两边的损失，若打印出的数字有任何一位不同就以非零状态退出。
-    这是对"行为与 torch.nn 完全一致"最直观的检验：前向传播（forward pass）、反向传播
-    （backward pass）、参数注册顺序（它决定优化器看到参数的顺序）都必须一致，损失才可能一样。
+    这是对"行为与 torch 完全一致"最直观的检验：前向传播（forward pass）、反向传播
+    （backward pass）、参数注册顺序（它决定优化器看到参数的顺序）、优化器的更新和学习率的
+    变化都必须一致，损失才可能一样。
 
     数据是合成的：随机图像，标签由一个固定的随机线性"教师"给出，所以损失确实会下降。
     CPU 上默认 300 步只需几秒；有 CUDA 时自动使用 GPU。
@@ -14,12 +17,15 @@ r"""Train `SimpleNet` twice, in `annotated_nn` and in `torch.nn`, and compare. /
 === "English"
 
     Run `python -m annotated_examples.train` (or `make train`). Both models are built from the
-    same seed, so their parameters are bit-identical; each step feeds them the same batch and
-    updates them with the same optimizer (`torch.optim.SGD` with momentum). Every
-    `--print-every` steps it prints both losses and exits non-zero if any printed digit
-    differs. This is the most direct check of "behaves exactly like torch.nn": the forward
-    pass, the backward pass and the parameter registration order (which fixes the order the
-    optimizer sees) must all agree for the losses to match.
+    same seed, so their parameters are bit-identical. One side is our whole stack: an
+    `annotated_nn` model, `annotated_optim.SGD` (with momentum) and
+    `annotated_optim.lr_scheduler.CosineAnnealingLR`; the other is torch's `torch.nn`,
+    `torch.optim.SGD` and torch's scheduler of the same name. Each step feeds both the same
+    batch. Every `--print-every` steps it prints both losses and exits non-zero if any printed
+    digit differs. This is the most direct check of "behaves exactly like torch": the forward
+    pass, the backward pass, the parameter registration order (which fixes the order the
+    optimizer sees), the optimizer's update and the learning-rate schedule must all agree for
+    the losses to match.
 
     The data is synthetic: random images labeled by a fixed random linear "teacher", so the
     loss really goes down. The default 300 steps take a few seconds on a CPU; CUDA is used when
@@ -36,6 +42,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 import annotated_nn
+import annotated_optim
 from annotated_examples.models import build_simplenet
 
 
@@ -113,12 +120,14 @@ def _train(args: argparse.Namespace) -> int:
 
     === "中文"
 
-        构造两个模型与优化器，逐步训练，按间隔打印并比较损失，最后比较全部参数。
+        构造两个模型、优化器与调度器，逐步训练（每步先 `optimizer.step()` 再
+        `scheduler.step()`），按间隔打印并比较损失，最后比较全部参数。
 
     === "English"
 
-        Builds both models and optimizers, trains step by step, prints and compares the losses
-        at intervals, and finally compares every parameter.
+        Builds both models, optimizers and schedulers, trains step by step (`optimizer.step()`
+        before `scheduler.step()` each step), prints and compares the losses at intervals, and
+        finally compares every parameter.
 
     Args:
         args: Parsed command-line options. / 解析后的命令行选项。
@@ -130,13 +139,18 @@ def _train(args: argparse.Namespace) -> int:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     images, labels = make_dataset(2048, args.seed + 1, device)
 
-    # 中: 两次构造前都重置种子：相同的随机数调用序列 → 相同的初始参数。
+    # 中: 两次构造前都重置种子：相同的随机数调用序列 → 相同的初始参数。每一边用自己的
+    #     模块系统、优化器和调度器（`optim` 是 `annotated_optim` 或 `torch.optim`）。
     # EN: Reseed before each construction: the same sequence of random calls → the same weights.
-    models, optimizers = {}, {}
-    for name, nn in (("annotated_nn", annotated_nn), ("torch.nn", torch.nn)):
+    #     Each side uses its own module system, optimizer and scheduler (`optim` is
+    #     `annotated_optim` or `torch.optim`).
+    models, optimizers, schedulers = {}, {}, {}
+    stacks = (("annotated_nn", annotated_nn, annotated_optim), ("torch.nn", torch.nn, torch.optim))
+    for name, nn, optim in stacks:
         torch.manual_seed(args.seed)
         models[name] = build_simplenet(nn).to(device)
-        optimizers[name] = torch.optim.SGD(models[name].parameters(), lr=args.lr, momentum=0.9)
+        optimizers[name] = optim.SGD(models[name].parameters(), lr=args.lr, momentum=0.9)
+        schedulers[name] = optim.lr_scheduler.CosineAnnealingLR(optimizers[name], T_max=args.steps)
 
     batch_order = torch.randint(
         0,
@@ -157,6 +171,7 @@ def _train(args: argparse.Namespace) -> int:
             loss = F.cross_entropy(model(x), y)
             loss.backward()
             optimizers[name].step()
+            schedulers[name].step()
             losses[name] = loss.item()
         if step % args.print_every == 0 or step == args.steps:
             shown = {name: f"{value:.{args.digits}f}" for name, value in losses.items()}

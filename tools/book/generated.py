@@ -875,6 +875,15 @@ DIAGRAM_TITLES = {
         "Keys split at the dots: each prefix level is a submodule's name; the green leaves are the "
         "tensors, with their shapes and full keys.",
     ),
+    "optimizer-state-dict": (
+        "优化器对象与它的 state_dict（实时生成）",
+        "An optimizer object and its state_dict (live)",
+        "左边是对象：参数组列出张量，state 以张量为键；右边是 state_dict()：张量都换成了整数。"
+        "虚线上的整数就是该张量在 state_dict 里的编号，按所有参数组中出现的顺序排。",
+        "Left, the object: groups list tensors and state is keyed by tensors; right, "
+        "state_dict(): every tensor replaced by an integer. The number on a dashed edge is that "
+        "tensor's integer in the state_dict, in order of appearance across all groups.",
+    ),
 }
 
 
@@ -1067,6 +1076,12 @@ def build() -> dict[str, str]:
     svgs, page = diagrams()
     files.update(svgs)
     files["generated/diagrams.md"] = page
+    # The learning-rate charts (tools/book/lr_plots.py), run as a script or as tools.book.
+    try:
+        import lr_plots
+    except ImportError:
+        from tools.book import lr_plots
+    files.update(lr_plots.all_svgs())
     return files
 
 

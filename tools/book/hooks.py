@@ -38,6 +38,7 @@ if str(HERE) not in sys.path:
 
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
 import listings  # noqa: E402  (tools/book/listings.py)
+import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
@@ -173,11 +174,15 @@ def on_files(files, config, **kwargs):
     copied after all pages are rendered. Their names are known up front: the five pages and one
     SVG per committed ``diagrams/out/*.dot`` (a test keeps those fresh).
     """
-    names = list(GENERATED_PAGES) + [
-        f"generated/diagrams/{dot.stem}{language}.svg"
-        for dot in sorted((ROOT / "diagrams/out").glob("*.dot"))
-        for language in ("", ".en")
-    ]
+    names = (
+        list(GENERATED_PAGES)
+        + [
+            f"generated/diagrams/{dot.stem}{language}.svg"
+            for dot in sorted((ROOT / "diagrams/out").glob("*.dot"))
+            for language in ("", ".en")
+        ]
+        + lr_plots.NAMES
+    )
     for src_uri in names:
         existing = files.get_file_from_path(src_uri)
         if existing is not None:
