@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import pytest
 import torch.nn as tnn
+import torch.optim as torch_optim
 
 import annotated_nn as ann
+import annotated_optim
 
 # Run every claim with both implementations: the claim is about torch 2.13, and ours must agree.
 NAMESPACES = {"torch.nn": tnn, "annotated_nn": ann}
@@ -37,3 +39,14 @@ def proves(path: str, obj: str, claim: str):
 def each_nn():
     """``pytest.mark.parametrize`` over both namespaces, with readable ids."""
     return pytest.mark.parametrize("nn", list(NAMESPACES.values()), ids=list(NAMESPACES))
+
+
+# The optimizer claims run with torch.optim and with annotated_optim.
+OPTIM_NAMESPACES = {"torch.optim": torch_optim, "annotated_optim": annotated_optim}
+
+
+def each_optim():
+    """``pytest.mark.parametrize`` over both optimizer namespaces (argument ``optim``)."""
+    return pytest.mark.parametrize(
+        "optim", list(OPTIM_NAMESPACES.values()), ids=list(OPTIM_NAMESPACES)
+    )

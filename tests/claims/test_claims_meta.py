@@ -24,7 +24,7 @@ def claim_decorators():
                         path, obj = (ast.literal_eval(a) for a in decorator.args[:2])
                         uses_both = any(
                             getattr(d, "func", None) is not None
-                            and getattr(d.func, "id", "") == "each_nn"
+                            and getattr(d.func, "id", "") in ("each_nn", "each_optim")
                             for d in node.decorator_list
                         )
                         found.append((test_file.name, node.lineno, path, obj, uses_both))
@@ -37,4 +37,6 @@ def test_every_claim_names_a_real_file_and_runs_on_both():
     for test_file, line, path, obj, uses_both in claims:
         assert (ROOT / path).is_file(), (test_file, line, path)
         assert obj, (test_file, line)
-        assert uses_both, f"{test_file}:{line} must run on torch.nn and annotated_nn (@each_nn())"
+        assert uses_both, (
+            f"{test_file}:{line} must run on both implementations (@each_nn() or @each_optim())"
+        )

@@ -13,10 +13,10 @@ import pytest
 import torch
 import torch.nn as tnn
 import torch.optim as toptim
-from helpers import norm, outcome, record_warnings
 
 import annotated_nn as ann
 import annotated_optim as aoptim
+from helpers import norm, outcome, record_warnings
 
 OPTIMS = {"torch": toptim, "ours": aoptim}
 
@@ -320,7 +320,10 @@ def test_load_state_dict_checks_and_leaves_input_alone():
         a, b, c = params()
         other = optim.SGD([a, b, c], lr=1.0, momentum=0.9)
         fewer = optim.SGD([{"params": [a]}, {"params": [b]}], lr=1.0)
-        results = [outcome(lambda: other.load_state_dict(sd)), outcome(lambda: fewer.load_state_dict(sd))]
+        results = [
+            outcome(lambda: other.load_state_dict(sd)),
+            outcome(lambda: fewer.load_state_dict(sd)),
+        ]
         unchanged = describe(sd) == describe(snapshot)
         return results, unchanged
 
@@ -332,7 +335,13 @@ def test_load_state_dict_casts_to_parameter_dtype_but_keeps_step():
         w = torch.zeros(3, dtype=torch.float64, requires_grad=True)
         opt = optim.Adam([w], lr=0.1)
         state = {
-            "state": {0: {"step": torch.tensor(3.0), "exp_avg": torch.ones(3), "exp_avg_sq": torch.ones(3)}},
+            "state": {
+                0: {
+                    "step": torch.tensor(3.0),
+                    "exp_avg": torch.ones(3),
+                    "exp_avg_sq": torch.ones(3),
+                }
+            },
             "param_groups": [dict(opt.state_dict()["param_groups"][0])],
         }
         opt.load_state_dict(state)
@@ -361,8 +370,10 @@ def test_load_state_dict_moves_state_to_meta_device():
     def scenario(optim):
         w = torch.zeros(3, device="meta", requires_grad=True)
         opt = optim.SGD([w], lr=0.1, momentum=0.9)
-        sd = {"state": {0: {"momentum_buffer": torch.ones(3, dtype=torch.float64)}},
-              "param_groups": opt.state_dict()["param_groups"]}
+        sd = {
+            "state": {0: {"momentum_buffer": torch.ones(3, dtype=torch.float64)}},
+            "param_groups": opt.state_dict()["param_groups"],
+        }
         opt.load_state_dict(sd)
         buf = opt.state[w]["momentum_buffer"]
         return buf.device.type, buf.dtype

@@ -6,10 +6,10 @@ import pytest
 import torch
 import torch.nn as tnn
 import torch.optim as toptim
-from helpers import norm, outcome
 
 import annotated_nn as ann
 import annotated_optim as aoptim
+from helpers import norm, outcome
 
 
 def make_model(nn, seed=0):
@@ -80,14 +80,18 @@ def test_trajectory_is_bit_identical(options, implementation):
         assert norm(repr(o_opt)) == repr(t_opt)
 
 
-@pytest.mark.parametrize("implementation", [dict(foreach=False), dict(foreach=True), dict(fused=True)])
+@pytest.mark.parametrize(
+    "implementation", [dict(foreach=False), dict(foreach=True), dict(fused=True)]
+)
 def test_real_parameters_all_implementations(implementation):
     """Without the complex parameter, fused runs too; all three agree with torch's same path."""
 
     def train(optim, nn):
         torch.manual_seed(0)
         model = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 3))
-        opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01, **implementation)
+        opt = optim.SGD(
+            model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01, **implementation
+        )
         for step in range(50):
             opt.zero_grad()
             x = torch.randn(4, 5, generator=torch.Generator().manual_seed(step))
@@ -101,7 +105,9 @@ def test_real_parameters_all_implementations(implementation):
         assert all(torch.equal(a, b) for a, b in zip(want, got))
         assert got_sd["param_groups"] == want_sd["param_groups"]
         for k in want_sd["state"]:
-            assert torch.equal(got_sd["state"][k]["momentum_buffer"], want_sd["state"][k]["momentum_buffer"])
+            assert torch.equal(
+                got_sd["state"][k]["momentum_buffer"], want_sd["state"][k]["momentum_buffer"]
+            )
 
 
 def test_fused_with_grad_scale_and_found_inf():
