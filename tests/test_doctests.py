@@ -23,7 +23,7 @@ import pytest
 import torch
 
 SRC = Path(__file__).resolve().parents[1] / "annotated_src"
-PACKAGES = ("annotated_nn", "annotated_examples")
+PACKAGES = ("annotated_nn", "annotated_optim", "annotated_examples")
 # Same flags for everyone, including the pre-commit hook (it runs this file).
 # 所有人使用同一组选项，pre-commit 钩子也运行本文件。
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

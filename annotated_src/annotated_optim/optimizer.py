@@ -71,7 +71,9 @@ __all__ = [
 Args: TypeAlias = tuple[Any, ...]
 Kwargs: TypeAlias = dict[str, Any]
 StateDict: TypeAlias = dict[str, Any]
-ParamsT: TypeAlias = Iterable[torch.Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, torch.Tensor]]
+ParamsT: TypeAlias = (
+    Iterable[torch.Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, torch.Tensor]]
+)
 
 # 中: 全局的 step 预钩子与后钩子：对进程里的每个优化器（包括之后创建的）都生效。
 # EN: Global step pre-hooks and post-hooks: they apply to every optimizer in the process,
@@ -103,7 +105,8 @@ class _RequiredParameter:
 
         Placed in `defaults`: when a parameter group does not give the hyperparameter itself and
         the default is [`required`][annotated_optim.optimizer.required],
-        [`add_param_group`][annotated_optim.optimizer.Optimizer.add_param_group] raises `ValueError`.
+        [`add_param_group`][annotated_optim.optimizer.Optimizer.add_param_group] raises
+        `ValueError`.
     """
 
     def __repr__(self) -> str:
@@ -322,26 +325,48 @@ def _disable_dynamo_if_unsupported(single_tensor_fn: Callable | None = None) -> 
             Returns:
                 Whatever `func` returns. / `func` 的返回值。
             """
-            # 中: 步数可能按位置或按关键字传入；两处都看。
-            # EN: The steps may come positionally or by keyword; look at both.
-            if state_steps_index is not None and len(args) > state_steps_index:
-                steps = args[state_steps_index]
-            else:
-                steps = kwargs.get("state_steps")
-            # 中: 退回的条件：正在编译、没开 `capturable`、有步数张量且第一个在 CUDA/XPU 上。
-            #     `capturable=True` 的实现全程用张量运算处理步数，不会把它们当作 foreach
-            #     运算的标量参数，所以不必退回。
-            # EN: Fall back only while compiling, with `capturable` off, and with step tensors
-            #     whose first one is on CUDA/XPU. A `capturable=True` implementation handles
-            #     the steps with tensor ops throughout and never passes them as the scalar
-            #     argument of a foreach op, so it needs no fallback.
+            if not torch.compiler.is_compiling():
+                return func(*args, **kwargs)
+
+            def first_on_accelerator(steps) -> bool:
+                r"""Whether a non-empty list of steps starts on CUDA/XPU. / 非空的步数列表的第一项是否在 CUDA/XPU 上。
+
+                === "中文"
+
+                    判断的顺序与 torch 相同：先看真值（空列表为假），再看类型，最后看设备。
+
+                === "English"
+
+                    Tested in torch's order: truthiness first (an empty list is false), then
+                    the type, then the device.
+
+                Args:
+                    steps: The `state_steps` argument. / `state_steps` 参数。
+
+                Returns:
+                    Whether to fall back. / 是否需要退回。
+                """
+                return bool(
+                    steps
+                    and isinstance(steps, Sequence)
+                    and steps[0].device.type in {"cuda", "xpu"}
+                )
+
+            # 中: 退回的条件与 torch 一字不差，包括它的不对称：按位置传入的步数只在没开
+            #     `capturable` 时才看（`capturable=True` 的实现全程用张量运算处理步数，不把它们当
+            #     foreach 运算的标量参数）；按关键字传入的步数则不管 `capturable` 都看。位置参数
+            #     不够长时，`args[state_steps_index]` 与 torch 一样引发 `IndexError`。
+            # EN: The fallback condition is torch's word for word, asymmetry included: steps
+            #     passed positionally count only with `capturable` off (a `capturable=True`
+            #     implementation handles the steps with tensor ops throughout and never passes
+            #     them as a foreach op's scalar argument); steps passed by keyword count
+            #     whatever `capturable` is. With too few positional arguments,
+            #     `args[state_steps_index]` raises `IndexError`, as in torch.
             unsupported = (
-                torch.compiler.is_compiling()
-                and not kwargs.get("capturable", False)
-                and isinstance(steps, Sequence)
-                and len(steps) > 0
-                and steps[0].device.type in {"cuda", "xpu"}
-            )
+                not kwargs.get("capturable", False)
+                and state_steps_index is not None
+                and first_on_accelerator(args[state_steps_index])
+            ) or ("state_steps" in kwargs and first_on_accelerator(kwargs["state_steps"]))
             return disabled_func(*args, **kwargs) if unsupported else func(*args, **kwargs)
 
         return maybe_fallback
@@ -383,20 +408,36 @@ def _default_to_fused_or_foreach(
     Returns:
         `(fused, foreach)`, never both true. / `(fused, foreach)`，不会同时为真。
     """
+    # 中: 两种批量实现都不支持 TorchScript，也不支持对更新求导：这两种情形直接用单张量实现。
+    # EN: Neither batched implementation supports TorchScript or differentiating through the
+    #     update: in those cases the single-tensor implementation is used straight away.
     if torch.jit.is_scripting() or differentiable:
         return False, False
 
+    # 中: fused 的设备名单包括 CPU（还有 MPS 等），foreach 的不包括。不过 torch 2.13 的各个
+    #     优化器调用这里时都传 `use_fused=False`，所以默认从不选 fused，CPU 上落到单张量实现。
+    #     `None` 项一律放行。
+    # EN: The fused device list includes CPU (and MPS, among others), the foreach list does
+    #     not. But every optimizer of torch 2.13 calls this with `use_fused=False`, so the
+    #     default is never fused, and on CPU it falls through to the single-tensor
+    #     implementation. `None` entries always pass.
     fused_devices = _get_fused_kernels_supported_devices()
     foreach_devices = _get_foreach_kernels_supported_devices()
     fused = use_fused and all(
         p is None
         or (
+            # 中: 用 `type(p) in` 而不是 `isinstance`：类型必须恰好在名单上，张量子类不算。
+            # EN: `type(p) in` rather than `isinstance`: the type must be exactly on the list, a
+            #     tensor subclass does not count.
             type(p) in _foreach_supported_types
             and p.device.type in fused_devices
             and torch.is_floating_point(p)
         )
         for p in params
     )
+    # 中: 只有没选 fused 时才考虑 foreach，所以返回值不会两者同时为真。
+    # EN: Foreach is considered only when fused was not picked, so the result never has both
+    #     true.
     foreach = not fused and all(
         p is None or (type(p) in _foreach_supported_types and p.device.type in foreach_devices)
         for p in params
@@ -543,13 +584,14 @@ def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
 
     === "中文"
 
-        钩子签名 `hook(optimizer, args, kwargs) -> None 或 (new_args, new_kwargs)`。全局预钩子
-        先于每个优化器自己的预钩子运行。
+        钩子签名为 `hook(optimizer, args, kwargs)`，返回 `None` 或 `(new_args, new_kwargs)`
+        （后者替换传给 `step` 的参数）。全局预钩子先于每个优化器自己的预钩子运行。
 
     === "English"
 
-        Signature `hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs)`. Global
-        pre-hooks run before each optimizer's own pre-hooks.
+        Signature `hook(optimizer, args, kwargs)`, returning `None` or `(new_args, new_kwargs)`
+        (the latter replaces the arguments passed to `step`). Global pre-hooks run before each
+        optimizer's own pre-hooks.
 
     Args:
         hook: The hook. / 钩子。
@@ -603,6 +645,9 @@ class Optimizer:
         [`_patch_step_function`][annotated_optim.optimizer.Optimizer._patch_step_function]），
         包装负责 profiler 记录和 step 钩子；子类的 `step` 只写更新本身。
 
+        1.5.1 → 2.13：1.5.1 的 `Optimizer` 完全没有钩子，没有 `foreach`/`fused`/`capturable`
+        选项，参数组里也不能带参数名；`zero_grad()` 总是把梯度清零，而不是设为 `None`。
+
     === "English"
 
         A subclass puts its hyperparameter defaults in `defaults`, calls this class's
@@ -625,7 +670,7 @@ class Optimizer:
         of setting them to `None`.
 
     Args:
-        params: Tensors, `(name, tensor)` pairs, or dicts defining parameter groups. / 张量、`(名字, 张量)` 对，或定义参数组的字典。
+        params: Tensors, `(name, tensor)` pairs, or dicts defining parameter groups. / 张量、`(name, tensor)` 对，或定义参数组的字典。
         defaults: Default hyperparameters for groups that don't set them. / 参数组未指定时使用的超参数默认值。
 
     Raises:
@@ -635,7 +680,9 @@ class Optimizer:
     Examples:
         >>> import torch, annotated_nn as nn, annotated_optim as optim
         >>> model = nn.Linear(2, 1)
-        >>> opt = optim.SGD([{"params": [model.weight]}, {"params": [model.bias], "lr": 0.5}], lr=0.1)
+        >>> opt = optim.SGD(
+        ...     [{"params": [model.weight]}, {"params": [model.bias], "lr": 0.5}], lr=0.1
+        ... )
         >>> [g["lr"] for g in opt.param_groups]
         [0.1, 0.5]
     """
@@ -674,15 +721,20 @@ class Optimizer:
         self._patch_step_function()
 
         # 中: 第 3 步：单个张量也是可迭代的（按第 0 维迭代出切片），不拦下就会把切片当参数，
-        #     所以先拒绝它。空列表多半是模型没有参数或生成器已被用完。
+        #     所以先拒绝它。
         # EN: Step 3: a single tensor is iterable too (over slices of dim 0), and would turn
-        #     into slices posing as parameters, so it is refused first. An empty list usually
-        #     means a model without parameters or an exhausted generator.
+        #     into slices posing as parameters, so it is refused first.
         if isinstance(params, torch.Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be "
                 "an iterable of Tensors or dicts, but got " + torch.typename(params)
             )
+        # 中: `list(params)` 把生成器一次取尽；结果为空多半是模型没有参数或生成器已被用完。
+        #     只看第一项决定“张量列表”还是“字典列表”：一串张量成为唯一的参数组。
+        # EN: `list(params)` drains a generator once; an empty result usually means a model
+        #     without parameters or an exhausted generator. The first item alone decides
+        #     "list of tensors" or "list of dicts": a plain sequence of tensors becomes the
+        #     only group.
         self.state: defaultdict[torch.Tensor, Any] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         param_groups = list(params)
@@ -691,14 +743,17 @@ class Optimizer:
         if not isinstance(param_groups[0], dict):
             param_groups = [{"params": param_groups}]
 
-        # 中: 第 4 步：只看第一项决定“张量列表”还是“字典列表”；逐组检查在 add_param_group。
-        # EN: Step 4: the first item alone decides "list of tensors" or "list of dicts"; each
-        #     group is checked in add_param_group.
+        # 中: 第 4 步：逐组交给 `add_param_group`，检查与补齐默认值都在那里完成。
+        # EN: Step 4: each group goes to `add_param_group`, which does the checks and fills in
+        #     the defaults.
         for param_group in param_groups:
             self.add_param_group(param_group)
 
-        # 中: 相当于“只警告一次”的开关，供 capturable 检查使用（初值为真：先不警告）。
-        # EN: A warn-once switch for the capturable check (true at first: no warning yet).
+        # 中: capturable 检查的“已经警告过”开关。初值就是真，所以新建的优化器从不发这条警告
+        #     （与 torch 相同）；只有从 pickle 恢复、没有这个属性的对象会警告一次。
+        # EN: The "already warned" switch of the capturable check. It starts true, so a newly
+        #     built optimizer never gives that warning (as in torch); only an object restored
+        #     from a pickle, which lacks the attribute, warns once.
         self._warned_capturable_if_run_uncaptured = True
 
     def __getstate__(self) -> dict[str, Any]:
@@ -741,7 +796,15 @@ class Optimizer:
         Args:
             state: The attributes to set. / 要设置的属性。
         """
+        # 中: 写入传来的属性：pickle 时是 `__getstate__` 的三项；`load_state_dict` 时只有
+        #     `state` 与 `param_groups`，`defaults` 与钩子都不动。
+        # EN: Write the attributes given: from a pickle, the three entries of `__getstate__`;
+        #     from `load_state_dict`, only `state` and `param_groups`, leaving `defaults` and
+        #     the hooks alone.
         self.__dict__.update(state)
+        # 中: pickle 不带钩子字典（见 `__getstate__`），反序列化后这六个都缺失。
+        # EN: A pickle carries no hook dicts (see `__getstate__`), so after unpickling all six
+        #     are missing.
         for name in (
             "_optimizer_step_pre_hooks",
             "_optimizer_step_post_hooks",
@@ -750,13 +813,30 @@ class Optimizer:
             "_optimizer_load_state_dict_pre_hooks",
             "_optimizer_load_state_dict_post_hooks",
         ):
+            # 中: 只补缺的，所以经由 `load_state_dict` 进来时，已注册的钩子保持不变。
+            # EN: Only missing ones are created, so coming from `load_state_dict` the registered
+            #     hooks stay as they are.
             if name not in self.__dict__:
                 setattr(self, name, OrderedDict())
+        # 中: 在新进程里反序列化时类的 `step` 还没包装过，这里补上（已包装则什么也不做）。
+        # EN: When unpickled in a new process the class's `step` is not wrapped yet; wrap it
+        #     here (nothing happens if it already is).
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
 
     def __repr__(self) -> str:
         r"""One block per group, options sorted by name, parameters left out. / 每个参数组一段，选项按名字排序，不列参数。
+
+        === "中文"
+
+            每组以 `Parameter Group` 加组号开头，其后每个选项一行（缩进四格）；`params`
+            不显示，因为张量会把输出撑得很长。`param_names` 等其余键都照常列出。
+
+        === "English"
+
+            Each group starts with `Parameter Group` and its number, then one line per option
+            (indented four spaces); `params` is left out because tensors would swamp the
+            output. Every other key, `param_names` included, is listed.
 
         Returns:
             E.g. `SGD (\nParameter Group 0\n    dampening: 0\n ...)`. / 例如 `SGD (\nParameter Group 0\n    dampening: 0\n ...)`。
@@ -764,7 +844,9 @@ class Optimizer:
         text = self.__class__.__name__ + " ("
         for i, group in enumerate(self.param_groups):
             text += f"\nParameter Group {i}\n"
-            text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
+            text += "".join(
+                f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params"
+            )
         return text + ")"
 
     def _accelerator_graph_capture_health_check(self) -> None:
@@ -772,18 +854,23 @@ class Optimizer:
 
         === "中文"
 
-            Adam 与 AdamW 在 `step` 开头调用。正在捕获图而某个参数组的 `capturable` 为假时报
-            错（非可捕获的实现会做主机同步，录不进图）；全都可捕获却没有在捕获时，警告一次
-            （可捕获实现更慢）。编译时跳过检查，交给 inductor。没有 CUDA/XPU 时什么也不做。
+            支持 `capturable` 的优化器（Adam、AdamW、RMSprop 等）在 `step` 开头调用。正在
+            捕获图而某个参数组的 `capturable` 为假时报错（非可捕获的实现会做主机同步，录不进
+            图）；全都可捕获却没有在捕获时，按“已经警告过”开关警告一次（可捕获实现更慢）——
+            但 `__init__` 已把开关设为真，所以实际上只有从 pickle 恢复的优化器会发这条警告。
+            编译时跳过检查，交给 inductor。没有 CUDA/XPU 时什么也不做。
 
         === "English"
 
-            Adam and AdamW call this at the start of `step`. While a graph is being captured and
-            some group's `capturable` is false, it raises (a non-capturable implementation
-            synchronizes with the host and can't be recorded); when all are capturable but no
-            capture is running, it warns once (the capturable implementation is slower). Under
-            compile it skips the check and leaves it to inductor. Without CUDA/XPU it does
-            nothing.
+            Optimizers that support `capturable` (Adam, AdamW, RMSprop and others) call this
+            at the start of `step`. While a graph is being captured and some group's
+            `capturable` is false, it raises (a non-capturable implementation synchronizes
+            with the host and can't be recorded); when all are capturable but no
+            capture is running, it warns once, guarded by an "already warned" switch (the
+            capturable implementation is slower), but `__init__` already sets that switch to
+            true, so in practice only an optimizer restored from a pickle gives the warning.
+            Under compile it skips the check and leaves it to inductor. Without CUDA/XPU it
+            does nothing.
 
         Raises:
             RuntimeError: Capturing with a non-capturable group. / 捕获图时存在不可捕获的参数组。
@@ -804,17 +891,28 @@ class Optimizer:
                 + self.__class__.__name__
                 + " but param_groups' capturable is False."
             )
+        # 中: 只警告一次：`__init__` 把开关设为真，所以构造后不会警告；开关为假或缺失（例如
+        #     从 pickle 恢复：`__getstate__` 不保存它）时才警告，警告后设为真。
+        # EN: Warn once: `__init__` sets the switch to true, so a freshly built optimizer does
+        #     not warn; only with the switch false or missing (e.g. restored from a pickle:
+        #     `__getstate__` does not save it) does it warn, and then it is set true.
         if (
             not getattr(self, "_warned_capturable_if_run_uncaptured", False)
             and all_capturable
             and not capturing
         ):
+            # 中: 文本与 torch 逐字相同（包括它不通顺的 “some of all the”），设备名大写。
+            # EN: The text is torch's word for word (its awkward "some of all the" included),
+            #     with the device name upper-cased.
             warnings.warn(
                 "This instance was constructed with capturable=True or some of all the "
                 "param_groups came with capturable=True, but step() is running without "
                 f"{accelerator.type.upper()} graph capture. If you never intend to graph-capture "
                 "this instance, capturable=True can impair performance, and you should set "
                 "capturable=False.",
+                # 中: `stacklevel=2` 让警告指向调用本方法的 `step`，而不是这里。
+                # EN: `stacklevel=2` makes the warning point at the `step` calling this method,
+                #     not here.
                 stacklevel=2,
             )
             self._warned_capturable_if_run_uncaptured = True
@@ -843,8 +941,8 @@ class Optimizer:
 
             顺序：全局预钩子 → 本优化器的预钩子 → `step` → `_optimizer_step_code` →
             本优化器的后钩子 → 全局后钩子。预钩子返回 `(new_args, new_kwargs)` 时替换参数，
-            返回其他非 `None` 值报 `RuntimeError`。整个过程处在名为
-            `Optimizer.step#<类名>.step` 的 profiler 区间里。
+            返回其他非 `None` 值报 `RuntimeError`。整个过程处在一个以类名命名的 profiler
+            区间里，例如 SGD 的是 `Optimizer.step#SGD.step`。
 
         === "English"
 
@@ -852,7 +950,7 @@ class Optimizer:
             `_optimizer_step_code` → this optimizer's post-hooks → global post-hooks. A
             pre-hook returning `(new_args, new_kwargs)` replaces the arguments; any other
             non-`None` value raises `RuntimeError`. The whole run sits in a profiler range named
-            `Optimizer.step#<class name>.step`.
+            after the class, for SGD `Optimizer.step#SGD.step`.
 
         Args:
             func: The unwrapped `step`. / 未包装的 `step`。
@@ -863,7 +961,27 @@ class Optimizer:
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            r"""Run the hooks around one call of `step`. / 在一次 `step` 调用前后运行钩子。"""
+            r"""Run the hooks around one call of `step`. / 在一次 `step` 调用前后运行钩子。
+
+            === "中文"
+
+                钩子收到的 `args` 含有优化器本身（`args[0]`），而优化器又另外作为第一个参数
+                `optimizer` 传给钩子。区间名按实例的实际类取，所以子类的 `step` 记在子类名下。
+
+            === "English"
+
+                The `args` the hooks receive include the optimizer itself (`args[0]`), which is
+                also passed to them separately as their first argument `optimizer`. The range
+                name comes from the instance's actual class, so a subclass's `step` is recorded
+                under its own name.
+
+            Args:
+                *args: Positional arguments of `step`, the optimizer first. / `step` 的位置参数，首个是优化器。
+                **kwargs: Keyword arguments of `step`, such as `closure`. / `step` 的关键字参数，如 `closure`。
+
+            Returns:
+                Whatever `step` returns. / `step` 的返回值。
+            """
             self = args[0]
             profile_name = f"Optimizer.step#{self.__class__.__name__}.step"
             with torch.autograd.profiler.record_function(profile_name):
@@ -876,6 +994,11 @@ class Optimizer:
                     result = pre_hook(self, args, kwargs)
                     if result is None:
                         continue
+                    # 中: 二元组替换 `args` 与 `kwargs`，后面的预钩子和 `step` 都看到新值；报错文本
+                    #     里的 `func` 是未包装的 `step` 函数。
+                    # EN: A pair replaces `args` and `kwargs`, and later pre-hooks and `step` see
+                    #     the new values; the `func` in the error text is the unwrapped `step`
+                    #     function.
                     if isinstance(result, tuple) and len(result) == 2:
                         args, kwargs = result
                     else:
@@ -951,12 +1074,13 @@ class Optimizer:
 
         === "中文"
 
-            签名 `hook(optimizer, args, kwargs) -> None 或 (new_args, new_kwargs)`；在全局预钩子
-            之后运行。
+            签名为 `hook(optimizer, args, kwargs)`，返回 `None` 或 `(new_args, new_kwargs)`
+            （后者替换传给 `step` 的参数）；在全局预钩子之后运行。
 
         === "English"
 
-            Signature `hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs)`; runs
+            Signature `hook(optimizer, args, kwargs)`, returning `None` or
+            `(new_args, new_kwargs)` (the latter replaces the arguments passed to `step`); runs
             after the global pre-hooks.
 
         Args:
@@ -993,6 +1117,17 @@ class Optimizer:
     @staticmethod
     def _register_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
         r"""Add a hook to an ordered hook dict, first or last. / 把钩子加到有序钩子字典的最前或最后。
+
+        === "中文"
+
+            state_dict 与 load_state_dict 的四种钩子共用它。句柄 id 全局递增，所以追加的钩子
+            天然排在最后；`prepend=True` 时用 `move_to_end(..., last=False)` 把它移到最前。
+
+        === "English"
+
+            Shared by the four state_dict and load_state_dict hook kinds. Handle ids increase
+            globally, so an appended hook naturally comes last; with `prepend=True`,
+            `move_to_end(..., last=False)` moves it to the front.
 
         Args:
             hooks: One of the state_dict / load_state_dict hook dicts. / 某个 state_dict / load_state_dict 钩子字典。
@@ -1037,13 +1172,13 @@ class Optimizer:
 
         === "中文"
 
-            签名 `hook(optimizer, state_dict) -> state_dict 或 None`：可以就地修改，也可以返回
-            一个新的字典代替它。
+            签名为 `hook(optimizer, state_dict)`，返回 `None` 或新的 `state_dict`：可以就地
+            修改传入的字典，也可以返回一个新的字典代替它。
 
         === "English"
 
-            Signature `hook(optimizer, state_dict) -> state_dict or None`: it may modify the dict
-            in place or return a new one to replace it.
+            Signature `hook(optimizer, state_dict)`, returning `None` or a new `state_dict`: it
+            may modify the dict it gets in place or return a new one to replace it.
 
         Args:
             hook: The hook. / 钩子。
@@ -1103,7 +1238,26 @@ class Optimizer:
         next_index = 0
 
         def pack_group(group: dict[str, Any]) -> dict[str, Any]:
-            r"""Copy a group with its params replaced by their integers. / 复制一个参数组，把参数换成编号。"""
+            r"""Copy a group with its params replaced by their integers. / 复制一个参数组，把参数换成编号。
+
+            === "中文"
+
+                除 `params` 外的键原样浅拷贝（值是同一对象）。编号从 `next_index` 接着上一组
+                往下数，组内每个位置都占一个编号，即使这个参数之前出现过而沿用了旧编号。
+
+            === "English"
+
+                Keys other than `params` are copied shallowly (the values are the same objects).
+                Numbering continues from `next_index` where the previous group stopped, and every
+                position in the group uses up a number, even when that parameter was seen before
+                and keeps its old one.
+
+            Args:
+                group: One of `self.param_groups`. / `self.param_groups` 中的一个参数组。
+
+            Returns:
+                The packed copy. / 打包后的副本。
+            """
             nonlocal next_index
             packed = {k: v for k, v in group.items() if k != "params"}
             for i, p in enumerate(group["params"], next_index):
@@ -1122,6 +1276,9 @@ class Optimizer:
         }
         state_dict = {"state": packed_state, "param_groups": param_groups}
 
+        # 中: 后钩子依次处理结果；返回非 `None` 的字典会替换结果，交给下一个钩子。
+        # EN: Post-hooks process the result in turn; a non-`None` return replaces it and goes to
+        #     the next hook.
         for post_hook in self._optimizer_state_dict_post_hooks.values():
             hook_result = post_hook(self, state_dict)
             if hook_result is not None:
@@ -1173,6 +1330,11 @@ class Optimizer:
                 fused = group.get("fused", False)
                 capturable = group.get("capturable", False)
                 break
+        # 中: 先处理 `step`（只有 fused/capturable 才移动并转成 float32），再按参数是否为浮点
+        #     决定是否跟着转类型；整数等非浮点参数的状态只移设备。
+        # EN: `step` first (moved and made float32 only for fused/capturable), then whether the
+        #     dtype follows depends on the parameter being floating point; the state of an
+        #     integer or other non-float parameter only changes device.
         if key == "step":
             if capturable or fused:
                 return value.to(dtype=torch.float32, device=param.device)
@@ -1188,14 +1350,15 @@ class Optimizer:
 
         === "中文"
 
-            签名 `hook(optimizer, state_dict) -> state_dict 或 None`。钩子拿到的是用户所传
-            字典的浅拷贝；返回新字典则改为加载它。适合按 `param_names` 重排等自定义匹配。
+            签名为 `hook(optimizer, state_dict)`，返回 `None` 或新的 `state_dict`。钩子拿到的
+            是用户所传字典的浅拷贝；返回新字典则改为加载它。适合按 `param_names` 重排等
+            自定义匹配。
 
         === "English"
 
-            Signature `hook(optimizer, state_dict) -> state_dict or None`. The hook gets a
-            shallow copy of the dict the user passed; returning a new dict loads that instead.
-            Useful for custom matching, such as reordering by `param_names`.
+            Signature `hook(optimizer, state_dict)`, returning `None` or a new `state_dict`. The
+            hook gets a shallow copy of the dict the user passed; returning a new dict loads
+            that instead. Useful for custom matching, such as reordering by `param_names`.
 
         Args:
             hook: The hook. / 钩子。
@@ -1213,11 +1376,13 @@ class Optimizer:
 
         === "中文"
 
-            签名 `hook(optimizer) -> None`。
+            签名 `hook(optimizer) -> None`。运行时新的状态和参数组都已装入，可以在这里
+            检查或调整加载结果。
 
         === "English"
 
-            Signature `hook(optimizer) -> None`.
+            Signature `hook(optimizer) -> None`. When it runs the new state and groups are
+            already installed, so it can check or adjust what was loaded.
 
         Args:
             hook: The hook. / 钩子。
@@ -1235,8 +1400,9 @@ class Optimizer:
         === "中文"
 
             步骤：1. 浅拷贝传入的字典，跑预钩子；2. 检查组数和每组的参数个数与当前优化器
-            相同（只查个数，不查形状和名字）；3. 把保存的编号依次配给当前参数；4. 深拷贝
-            每个参数的状态，张量移到参数的设备并按规则转换类型；5. 用保存的参数组（超参数）
+            相同（只查个数，不查形状和名字）；3. 把保存的编号依次配给当前参数；4. 重建每个
+            参数的状态（容器是新的），张量移到参数的设备并按规则转换类型——设备与类型已经
+            合适的张量不复制，与传入的状态字典共用；5. 用保存的参数组（超参数）
             替换当前的，只保留当前的 `params`（以及保存的组没有名字时当前的 `param_names`）；
             6. 跑后钩子。
 
@@ -1248,8 +1414,10 @@ class Optimizer:
             Steps: 1. shallow-copy the incoming dict and run the pre-hooks; 2. check that the
             number of groups and each group's number of parameters match this optimizer (only
             counts, not shapes or names); 3. pair the saved integers with the current
-            parameters in order; 4. deep-copy each parameter's state, moving tensors to the
-            parameter's device and casting them by the rule; 5. replace the current groups by
+            parameters in order; 4. rebuild each parameter's state (new containers), moving
+            tensors to the parameter's device and casting them by the rule; a tensor already on
+            the right device with the right dtype is not copied but shared with the state_dict
+            passed in; 5. replace the current groups by
             the saved ones (the hyperparameters), keeping only the current `params` (and the
             current `param_names` when the saved group has none); 6. run the post-hooks.
 
@@ -1277,6 +1445,9 @@ class Optimizer:
         #     copied first, leaving the incoming data untouched.
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
+        # 中: 只核对组数与每组的参数个数，不看形状与名字；错误文本与 torch 相同。
+        # EN: Only the number of groups and each group's size are checked, not shapes or names;
+        #     the error texts are torch's.
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
@@ -1296,28 +1467,61 @@ class Optimizer:
         )
 
         def _cast(param, value, param_id=None, param_groups=None, key=None):
-            r"""Deep-copy a state value, moving its tensors to `param`'s device. / 深拷贝状态值，并把其中的张量移到 `param` 的设备。"""
-            # 中: 张量按规则移动/转换；字典与其他容器逐项递归（保留容器类型）；其余原样。
-            # EN: Tensors are moved/cast by the rule; dicts and other containers recurse item
-            #     by item (keeping the container type); anything else is kept.
+            r"""Rebuild a state value, moving its tensors to `param`'s device. / 重建状态值，并把其中的张量移到 `param` 的设备。
+
+            === "中文"
+
+                张量交给 `_process_value_according_to_param_policy` 处理。`.to()` 在设备和
+                类型都不变时返回同一个张量而不复制，所以加载来的张量可能与传入的状态字典
+                共用，是同一个对象。
+
+            === "English"
+
+                Tensors go to `_process_value_according_to_param_policy`. `.to()` returns the
+                same tensor without copying when neither device nor dtype changes, so a loaded
+                tensor may be the very object held by the state_dict passed in.
+
+            Args:
+                param: The parameter the value belongs to. / 该值所属的参数。
+                value: A state value: tensor, container or anything else. / 状态值：张量、容器或其他。
+                param_id: The parameter's integer in the state_dict. / 参数在状态字典里的编号。
+                param_groups: The saved groups, to read `fused`/`capturable`. / 保存的参数组，用来读 `fused`/`capturable`。
+                key: The state entry's name, set only directly under a dict. / 状态项的名字，只在字典的直接下层才有。
+
+            Returns:
+                The converted value. / 转换后的值。
+            """
+            # 中: 张量按规则移动或转换类型，规则在 `_process_value_according_to_param_policy`。
+            # EN: A tensor is moved or cast by the rule in
+            #     `_process_value_according_to_param_policy`.
             if isinstance(value, torch.Tensor):
                 return Optimizer._process_value_according_to_param_policy(
                     param, value, param_id, param_groups, key
                 )
+            # 中: 字典逐项递归，每一项带上自己的键名，`step` 项才能被认出来特殊处理。
+            # EN: A dict recurses item by item, each item with its own key name, which is how
+            #     a `step` entry is recognized for its special treatment.
             if isinstance(value, dict):
                 return {
                     k: _cast(param, v, param_id=param_id, param_groups=param_groups, key=k)
                     for k, v in value.items()
                 }
+            # 中: 列表、元组等按原类型重建；元素不再带键名，所以嵌在里面的 `step` 不受特殊
+            #     对待。字符串也算可迭代：`type(value)(...)` 对它得到的是生成器的 repr 文本，
+            #     而不是原字符串（torch 同样如此）。
+            # EN: Lists, tuples and the like are rebuilt with their own type; their items carry
+            #     no key name, so a `step` nested inside gets no special treatment. A string is
+            #     iterable too: `type(value)(...)` turns it into the repr text of a generator,
+            #     not the original string (torch does the same).
             if isinstance(value, Iterable):
                 return type(value)(
                     _cast(param, v, param_id=param_id, param_groups=param_groups) for v in value
                 )
             return value
 
-        # 中: 第 4 步：能配上参数的状态转换后装入；配不上的（旧版本留下的键）原样保留。
-        # EN: Step 4: state that matches a parameter is cast and installed; state that does not
-        #     (keys left by older versions) is kept as it is.
+        # 中: 第 4 步：新建状态字典；能配上参数的项转换后以当前的参数张量为键装入。
+        # EN: Step 4: a new state dict; an entry that matches a parameter is cast and installed
+        #     under the current parameter tensor.
         state: defaultdict[torch.Tensor, dict[Any, Any]] = defaultdict(dict)
         for key, value in state_dict["state"].items():
             if key in param_of:
@@ -1325,6 +1529,9 @@ class Optimizer:
                 state[param] = _cast(
                     param, value, param_id=key, param_groups=state_dict["param_groups"]
                 )
+            # 中: 配不上参数的项（如子类存的非张量键，`state_dict` 原样保存了它）连键带值原样保留。
+            # EN: An entry matching no parameter (such as a non-tensor key a subclass stored,
+            #     which `state_dict` saved as it was) is kept, key and value, as it is.
             else:
                 state[key] = value
 
@@ -1332,7 +1539,24 @@ class Optimizer:
         # EN: Step 5: the saved groups carry the hyperparameters and get the current parameter
         #     tensors; installing goes through `__setstate__`.
         def update_group(group: dict[str, Any], new_group: dict[str, Any]) -> dict[str, Any]:
-            r"""Give a saved group the current group's params (and names if it has none). / 让保存的参数组用上当前组的参数（没有名字时也用当前的名字）。"""
+            r"""Give a saved group the current group's params (and names if it has none). / 让保存的参数组用上当前组的参数（没有名字时也用当前的名字）。
+
+            === "中文"
+
+                保存的组若带 `param_names`，它们覆盖当前的名字；名字只被保存下来，不参与配对。
+
+            === "English"
+
+                When the saved group has `param_names`, they override the current names; names
+                are only kept, they play no part in the pairing.
+
+            Args:
+                group: The current group. / 当前的参数组。
+                new_group: The saved group (already a deep copy), modified in place. / 保存的参数组（已是深拷贝），就地修改。
+
+            Returns:
+                `new_group`. / `new_group`。
+            """
             new_group["params"] = group["params"]
             if "param_names" in group and "param_names" not in new_group:
                 new_group["param_names"] = group["param_names"]
@@ -1357,9 +1581,11 @@ class Optimizer:
             优化器**跳过** `.grad` 为 `None` 的参数（不更新，也不衰减），梯度全零的参数却会
             照常走一步（动量、权重衰减仍起作用）。
 
-            `set_to_none=False` 时就地置零：梯度若带计算图（`create_graph=True` 反向得到）先
+            `set_to_none=False` 时就地清零：梯度若带计算图（`create_graph=True` 反向得到）先
             `detach_()` 切断，否则关掉它的 `requires_grad`；优化器开了 `foreach` 或 `fused`
-            时按设备和类型分组，用一次 `torch._foreach_zero_` 清零（稀疏梯度仍逐个清零）。
+            时按设备和类型分组，每组用一次 `torch._foreach_zero_` 清零（稀疏梯度仍逐个清零）。
+
+            1.5.1 → 2.13：1.5.1 没有 `set_to_none` 参数，梯度总是被清零。
 
         === "English"
 
@@ -1388,6 +1614,9 @@ class Optimizer:
             self._patch_step_function()
         grads_by_device_and_dtype: defaultdict = defaultdict(lambda: defaultdict(list))
 
+        # 中: 逐组逐参数处理：没有梯度的跳过；`set_to_none` 时直接丢掉梯度张量，不做任何运算。
+        # EN: Group by group, parameter by parameter: those without a gradient are skipped;
+        #     with `set_to_none` the gradient tensor is simply dropped, with no tensor op.
         with torch.autograd.profiler.record_function(self._zero_grad_profile_name):
             for group in self.param_groups:
                 for p in group["params"]:
@@ -1396,7 +1625,7 @@ class Optimizer:
                     if set_to_none:
                         p.grad = None
                         continue
-                    # 中: 置零前先让梯度脱离计算图，否则就地置零会被记进图里。
+                    # 中: 清零前先让梯度脱离计算图，否则就地清零会被记进图里。
                     # EN: Detach the gradient from any graph first, or zeroing it in place
                     #     would be recorded.
                     if p.grad.grad_fn is not None:
@@ -1445,7 +1674,7 @@ class Optimizer:
             微调时常用：先冻结的层解冻后，把它的参数作为新组加入（可以有自己的学习率）。
 
             步骤：1. `params` 规整成列表（单个张量包成列表；`set` 被拒绝，因为顺序不确定）；
-            2. 拆出 `(名字, 张量)` 对里的名字，存为 `param_names`（要么全有名字，要么全没有）；
+            2. 拆出 `(name, tensor)` 对里的名字，存为 `param_names`（要么全有名字，要么全没有）；
             3. 每项必须是张量，且是叶子张量或保留梯度的张量（`differentiable=True` 时不查）；
             4. 从 `defaults` 补齐本组没给的超参数，`required` 的必须给出；5. 组内重复参数只
             警告；6. 与已有组的参数不得重叠，且各组要么都有名字、要么都没有。
@@ -1480,6 +1709,11 @@ class Optimizer:
         params = param_group["params"]
         if isinstance(params, torch.Tensor):
             param_group["params"] = [params]
+        # 中: 张量按 `id`（内存地址）哈希，`set` 的迭代顺序每次运行都可能不同，而状态字典靠
+        #     顺序配对，所以拒绝；其他可迭代对象（包括生成器）都变成列表。
+        # EN: Tensors hash by `id` (a memory address), so a `set`'s iteration order may change
+        #     from run to run, while the state_dict pairs by order: refused. Any other iterable
+        #     (generators included) becomes a list.
         elif isinstance(params, set):
             raise TypeError(
                 "optimizer parameters need to be organized in ordered collections, but "
@@ -1501,6 +1735,9 @@ class Optimizer:
                 tensors.append(item[1])
             else:
                 tensors.append(item)
+        # 中: 名字要么全有要么全无：只要有一项带名字，名字个数就必须等于张量个数。
+        # EN: Names are all or nothing: once any item has a name, the number of names must equal
+        #     the number of tensors.
         param_group["params"] = tensors
         if names:
             if len(names) != len(tensors):
@@ -1510,17 +1747,20 @@ class Optimizer:
                 )
             param_group["param_names"] = names
 
-        # 中: 第 3 步：非叶子张量的 `.grad` 默认不会被填（除非 `retain_grad()`），而且就地更新
-        #     它会破坏计算图，所以拒绝。
-        # EN: Step 3: a non-leaf tensor's `.grad` is not filled by default (unless
-        #     `retain_grad()`), and updating it in place would corrupt the graph, so it is
-        #     refused.
+        # 中: 第 3 步：每一项都必须是张量；名字已在第 2 步拆掉，剩下的非张量项报 `TypeError`。
+        # EN: Step 3: every item must be a tensor; names were split off in step 2, so any
+        #     non-tensor left raises `TypeError`.
         for param in param_group["params"]:
             if not isinstance(param, torch.Tensor):
                 raise TypeError(
                     "optimizer can only optimize Tensors, "
                     "but one of the params is " + torch.typename(param)
                 )
+            # 中: 非叶子张量的 `.grad` 默认不会被填（除非 `retain_grad()`），而且就地更新它会
+            #     破坏计算图，所以拒绝；`differentiable=True` 时不查。
+            # EN: A non-leaf tensor's `.grad` is not filled by default (unless `retain_grad()`),
+            #     and updating it in place would corrupt the graph, so it is refused; not checked
+            #     with `differentiable=True`.
             if not self.defaults.get("differentiable", None) and not (
                 param.is_leaf or param.retains_grad
             ):
@@ -1549,18 +1789,26 @@ class Optimizer:
                 stacklevel=3,
             )
 
-        # 中: 第 6 步：跨组重复是错误（一个参数只能有一套超参数）；名字的有无也必须一致。
-        # EN: Step 6: a parameter in two groups is an error (one parameter, one set of
-        #     hyperparameters); groups must also agree on having names.
+        # 中: 第 6 步：与已有各组比较。先收集它们的全部参数，供下面的重叠检查。
+        # EN: Step 6: compare with the existing groups. First gather all their parameters, for
+        #     the overlap check below.
         seen: set[torch.Tensor] = set()
         for group in self.param_groups:
             seen.update(group["params"])
+            # 中: 名字的有无必须与每个已有组一致；这项检查在重叠检查之前，两种错误都有时先报它。
+            # EN: Having names must agree with every existing group; this check comes before
+            #     the overlap check, so with both errors present it is the one raised.
             if ("param_names" in param_group) != ("param_names" in group):
                 which = "with names" if "param_names" in param_group else "without names"
                 raise ValueError(
                     "all optimizer param groups should be with/without names. "
                     f"cannot add param group {which} to the optimizer"
                 )
+        # 中: 跨组重复是错误：一个参数只能有一套超参数。张量按身份（`id`）哈希，比较的是
+        #     同一个张量对象，而不是数值。
+        # EN: A parameter in two groups is an error: one parameter, one set of
+        #     hyperparameters. Tensors hash by identity (`id`), so this compares tensor
+        #     objects, not values.
         if not seen.isdisjoint(param_group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
 

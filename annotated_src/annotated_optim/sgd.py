@@ -170,6 +170,11 @@ class SGD(Optimizer):
             "weight_decay": weight_decay,
             "nesterov": nesterov,
             "maximize": maximize,
+            # 中: 实现的选择也按参数组存放：`step` 从每个组里读 `foreach` 与 `fused`，所以用
+            #     `add_param_group` 加入的组可以选不同的实现。
+            # EN: The implementation choice is stored per group too: `step` reads `foreach` and
+            #     `fused` from each group, so a group added with `add_param_group` may pick a
+            #     different implementation.
             "foreach": foreach,
             "differentiable": differentiable,
             "fused": fused,
@@ -260,6 +265,9 @@ class SGD(Optimizer):
             grads.append(p.grad)
             if p.grad.is_sparse:
                 has_sparse_grad = True
+            # 中: 只有有动量时才收集缓冲；无动量时这个列表保持为空，实现也不会去读它。
+            # EN: Buffers are gathered only with momentum; without it the list stays empty and
+            #     no implementation reads it.
             if group["momentum"] != 0:
                 momentum_buffer_list.append(self.state[p].get("momentum_buffer"))
         return has_sparse_grad
@@ -289,21 +297,35 @@ class SGD(Optimizer):
         Returns:
             The closure's loss, or `None`. / closure 返回的损失，或 `None`。
         """
+        # 中: `step` 本身在关闭梯度记录的状态下运行（见 `_use_grad_for_differentiable`），
+        #     而 `closure` 要做前向与反向传播，所以为它临时打开梯度。
+        # EN: `step` itself runs with gradient recording off (see
+        #     `_use_grad_for_differentiable`), while `closure` does a forward and backward
+        #     pass, so gradients are turned on for it.
         loss = None
         if closure is not None:
             with torch.enable_grad():
                 loss = closure()
 
+        # 中: 每个参数组单独收集、单独调用一次 `sgd`：列表每步新建，只含这一步有梯度的参数。
+        # EN: Each group is gathered and passed to `sgd` on its own: the lists are new at
+        #     every step and hold only the parameters that have a gradient this step.
         for group in self.param_groups:
             params: list[Tensor] = []
             grads: list[Tensor] = []
             momentum_buffer_list: list[Tensor | None] = []
             has_sparse_grad = self._init_group(group, params, grads, momentum_buffer_list)
 
+            # 中: 交给函数式入口：它只看张量列表与超参数，不认识优化器对象，实现也在那里选。
+            # EN: Hand over to the functional entry point: it sees only tensor lists and
+            #     hyperparameters, not the optimizer object, and picks the implementation.
             sgd(
                 params,
                 grads,
                 momentum_buffer_list,
+                # 中: 超参数每步都从组里现读，所以调度器改了 `group["lr"]`，下一步就生效。
+                # EN: Hyperparameters are read from the group at every step, so a scheduler's
+                #     change to `group["lr"]` takes effect at the next step.
                 weight_decay=group["weight_decay"],
                 momentum=group["momentum"],
                 lr=group["lr"],
@@ -311,6 +333,10 @@ class SGD(Optimizer):
                 nesterov=group["nesterov"],
                 maximize=group["maximize"],
                 has_sparse_grad=has_sparse_grad,
+                # 中: `grad_scale`/`found_inf` 通常只在 GradScaler 为 fused 优化器临时设置时存在；
+                #     没有时是 `None`。
+                # EN: `grad_scale`/`found_inf` normally exist only while GradScaler has set them
+                #     on a fused optimizer; when absent they are `None`.
                 foreach=group["foreach"],
                 fused=group["fused"],
                 grad_scale=getattr(self, "grad_scale", None),
@@ -376,6 +402,11 @@ def sgd(
     Raises:
         RuntimeError: foreach or fused under TorchScript. / 在 TorchScript 中使用 foreach 或 fused。
     """
+    # 中: 用户两者都没选时按参数所在的设备决定（`use_fused=False`：SGD 从不默认 fused）；
+    #     TorchScript 里两种批量实现都不可用。
+    # EN: When the user chose neither, the parameters' devices decide (`use_fused=False`: SGD
+    #     never defaults to fused); under TorchScript neither batched implementation is
+    #     available.
     if foreach is None and fused is None:
         if not torch.jit.is_scripting():
             fused, foreach = _default_to_fused_or_foreach(
@@ -383,6 +414,8 @@ def sgd(
             )
         else:
             foreach = fused = False
+    # 中: 只选了一个时，另一个仍是 `None`，这里当作 `False`。
+    # EN: When only one was chosen, the other is still `None`, which counts as `False` here.
     foreach = bool(foreach)
     fused = bool(fused)
 
@@ -393,6 +426,10 @@ def sgd(
     if fused and torch.jit.is_scripting():
         raise RuntimeError("torch.jit.script not supported with fused optimizers")
 
+    # 中: foreach 优先于 fused。构造 `SGD` 时已经拒绝两者同时为真，但函数式入口可以被直接
+    #     调用，那时两者都为真就走 foreach。
+    # EN: Foreach wins over fused. Constructing `SGD` already refuses both being true, but
+    #     the functional entry point can be called directly, and then both true means foreach.
     if foreach and not torch.jit.is_scripting():
         implementation = _multi_tensor_sgd
     elif fused and not torch.jit.is_scripting():
@@ -400,6 +437,10 @@ def sgd(
     else:
         implementation = _single_tensor_sgd
     implementation(
+        # 中: 三个逐项对应的列表按位置传；新建的动量缓冲由实现写进第三个列表，
+        #     `SGD.step` 再从那里存进 `state`。
+        # EN: The three aligned lists go by position; an implementation writes new momentum
+        #     buffers into the third, and `SGD.step` stores them in `state` from there.
         params,
         d_p_list,
         momentum_buffer_list,
@@ -408,6 +449,13 @@ def sgd(
         lr=lr,
         dampening=dampening,
         nesterov=nesterov,
+        # 中: `has_sparse_grad` 让 foreach 实现在含稀疏梯度的组里逐个做最后的参数更新，让
+        #     fused 实现报错；`grad_scale` 与 `found_inf` 只有 fused 会用，另外两种要求它们
+        #     为 `None`。
+        # EN: `has_sparse_grad` makes the foreach implementation do the final parameter update
+        #     one by one in groups with sparse gradients, and the fused one raise;
+        #     `grad_scale` and `found_inf` are used by fused only, the other two require them
+        #     to be `None`.
         has_sparse_grad=has_sparse_grad,
         maximize=maximize,
         grad_scale=grad_scale,
@@ -491,8 +539,9 @@ def _single_tensor_sgd(
                 buf.mul_(momentum).add_(grad, alpha=1 - dampening)
             grad = grad.add(buf, alpha=momentum) if nesterov else buf
 
-        # 中: θ ← θ - lr·g。
-        # EN: θ ← θ - lr·g.
+        # 中: 更新参数 θ ← θ - lr·g；张量学习率需要梯度时用 `addcmul_`，让学习率留在计算图里。
+        # EN: Update the parameter, θ ← θ - lr·g; a tensor learning rate that requires grad uses
+        #     `addcmul_`, keeping it in the graph.
         if isinstance(lr, Tensor) and lr.requires_grad:
             param.addcmul_(grad, lr, value=-1)
         else:
@@ -550,6 +599,11 @@ def _multi_tensor_sgd(
         return
     lr = _to_scalar(lr)
 
+    # 中: foreach 内核要求一次调用里的张量同设备、同类型，所以先分组；`with_indices=True`
+    #     记下每项在原列表中的位置，新建的缓冲要靠它写回原列表。
+    # EN: Foreach kernels need the tensors of one call on one device with one dtype, so group
+    #     first; `with_indices=True` records each item's position in the original lists,
+    #     which new buffers need to be written back there.
     grouped = Optimizer._group_tensors_by_device_and_dtype(
         [params, grads, momentum_buffer_list], with_indices=True
     )
@@ -569,15 +623,20 @@ def _multi_tensor_sgd(
             else:
                 device_grads = torch._foreach_add(device_grads, device_params, alpha=weight_decay)
 
-        # 中: 动量：所有缓冲都已存在时整组更新；否则逐个处理，新缓冲同时写回原始列表。
-        # EN: Momentum: when every buffer exists, update the group at once; otherwise go one
-        #     by one, writing new buffers back to the original list too.
+        # 中: 动量：所有缓冲都已存在时，两次 foreach 调用完成整组的 b ← μb + (1-τ)g。
+        # EN: Momentum: when every buffer exists, two foreach calls do b ← μb + (1-τ)g for the
+        #     whole group.
         if momentum != 0:
             if all(buf is not None for buf in device_buffers):
                 bufs = list(device_buffers)
                 torch._foreach_mul_(bufs, momentum)
                 torch._foreach_add_(bufs, device_grads, alpha=1 - dampening)
             else:
+                # 中: 至少缺一个缓冲（通常是第一步）：逐个处理。新缓冲同时写进组内列表和原始
+                #     列表（经由 `indices`），否则 `step` 存状态时拿不到它。
+                # EN: At least one buffer is missing (usually at the first step): go one by one.
+                #     A new buffer goes into both the group's list and the original list
+                #     (through `indices`), or `step` would not find it when storing state.
                 bufs = []
                 for i, buf in enumerate(device_buffers):
                     if buf is None:
@@ -633,7 +692,7 @@ def _fused_sgd(
         内核一次完成整步（权重衰减、动量、更新），还能处理 GradScaler 的反缩放：
         `found_inf` 非零时整步跳过。第一步的缓冲先用 `empty_like` 分配，由内核在
         `is_first_step=True` 时写入梯度；“第一步”指**所有**缓冲都还不存在。`grad_scale` 与
-        `found_inf` 按设备各复制一份（每个设备只复制一次）。
+        `found_inf` 按设备各取一份副本，同一设备上的各组共用第一次得到的那份。
 
     === "English"
 
@@ -641,7 +700,7 @@ def _fused_sgd(
         GradScaler's unscaling: a nonzero `found_inf` skips the step. First-step buffers are
         allocated with `empty_like` and filled with the gradient by the kernel when
         `is_first_step=True`; "first step" means **no** buffer exists yet. `grad_scale` and
-        `found_inf` are copied to each device (once per device).
+        `found_inf` get a copy on each device; all groups on one device share the first copy made.
 
     Args:
         params: Parameters. / 参数。
@@ -676,28 +735,49 @@ def _fused_sgd(
         for i, g in enumerate(grads):
             momentum_buffer_list[i] = torch.empty_like(g)
 
+    # 中: 这里不需要下标：第一步的缓冲已在上面放进原始列表，分组后的列表持有同一批张量，
+    #     内核就地填写它们。
+    # EN: No indices needed here: the first-step buffers are already in the original list,
+    #     the grouped lists hold those same tensors, and the kernel fills them in place.
     grouped = Optimizer._group_tensors_by_device_and_dtype(
         [params, grads, momentum_buffer_list], with_indices=False
     )
     for (device, _), ((device_params, device_grads, device_buffers), _) in grouped.items():
-        # 中: 每个设备用该设备上的 grad_scale / found_inf（缓存在字典里，只复制一次）。
-        # EN: Each device uses grad_scale / found_inf on that device (cached in the dicts,
-        #     copied once).
+        # 中: 每个设备用该设备上的 grad_scale / found_inf。`setdefault` 的第二个参数总会先
+        #     求值，所以每组都调用一次 `.to(device)`（已在该设备上时不复制）；字典保证同一设备
+        #     上的各组共用第一次得到的那个张量。
+        # EN: Each device uses grad_scale / found_inf on that device. `setdefault` evaluates
+        #     its second argument every time, so each group calls `.to(device)` once (no copy
+        #     when already on that device); the dicts make all groups on one device share the
+        #     first tensor obtained.
         device_grad_scale = device_found_inf = None
         if grad_scale is not None:
             device_grad_scale = grad_scale_by_device.setdefault(device, grad_scale.to(device))
         if found_inf is not None:
             device_found_inf = found_inf_by_device.setdefault(device, found_inf.to(device))
+        # 中: 每个（设备, 类型）组一次内核调用完成整步；无动量时缓冲传空列表。
+        # EN: One kernel call per (device, dtype) group does the whole step; without momentum
+        #     the buffers are passed as an empty list.
         torch._fused_sgd_(
             device_params,
             device_grads,
             [] if no_momentum_buffer else device_buffers,
+            # 中: 内核签名里 `weight_decay` 等是 float（0 维张量会被转成数）；`lr` 另有一个接受
+            #     张量的重载，张量学习率原样传入。
+            # EN: In the kernel's signature `weight_decay` and the others are floats (a 0-d
+            #     tensor is converted to a number); `lr` has a separate overload taking a
+            #     tensor, so a tensor learning rate is passed as it is.
             weight_decay=weight_decay,
             momentum=momentum,
             lr=lr,
             dampening=dampening,
             nesterov=nesterov,
             maximize=maximize,
+            # 中: `is_first_step=True` 让内核把梯度写进刚分配的缓冲，而不是做 μb + (1-τ)g；
+            #     `found_inf` 非零时内核跳过整步。
+            # EN: `is_first_step=True` makes the kernel write the gradient into the freshly
+            #     allocated buffers instead of doing μb + (1-τ)g; a nonzero `found_inf` makes
+            #     it skip the whole step.
             is_first_step=is_first_step,
             grad_scale=device_grad_scale,
             found_inf=device_found_inf,

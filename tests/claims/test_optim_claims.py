@@ -339,3 +339,75 @@ def test_duplicates(optim):
     assert any("duplicate parameters" in str(c.message) for c in caught)
     with pytest.raises(ValueError, match="more than one parameter group"):
         opt.add_param_group({"params": [w]})
+
+
+@proves(
+    "docs/chapters/optim/swa.md",
+    "SWA and EMA",
+    "state_dict keys: n_averaged, then module.-prefixed keys",
+)
+@each_optim()
+def test_averaged_model_state_dict_keys(optim):
+    model = tnn.Sequential(tnn.Linear(2, 2), tnn.BatchNorm1d(2))
+    keys = list(optim.swa_utils.AveragedModel(model).state_dict())
+    assert keys[0] == "n_averaged"
+    assert keys[1:] == ["module." + k for k in model.state_dict()]
+
+
+@proves(
+    "docs/chapters/optim/swa.md",
+    "SWA and EMA",
+    "by default buffers are copied from the model, not averaged",
+)
+@each_optim()
+def test_buffers_follow_the_model_then_update_bn(optim):
+    torch.manual_seed(0)
+    model = tnn.Sequential(tnn.Linear(2, 3), tnn.BatchNorm1d(3))
+    swa = optim.swa_utils.AveragedModel(model)
+    data = [torch.randn(8, 2) for _ in range(3)]
+    for x in data:
+        model(x)
+        swa.update_parameters(model)
+        assert torch.equal(swa.module[1].running_mean, model[1].running_mean)
+    optim.swa_utils.update_bn(data, swa)
+    assert not torch.equal(swa.module[1].running_mean, model[1].running_mean)
+
+
+@proves(
+    "docs/chapters/optim/swa.md",
+    "SWA and EMA",
+    "torch's AveragedModel finds no parameters in an annotated_nn model",
+)
+@each_optim()
+def test_torch_averaged_model_and_annotated_model(optim):
+    import annotated_nn
+
+    model = annotated_nn.Linear(2, 2)
+    theirs = torch.optim.swa_utils.AveragedModel(model)
+    assert list(theirs.parameters()) == []
+    ours = importlib.import_module("annotated_optim.swa_utils").AveragedModel(model)
+    assert len(list(ours.parameters())) == 2
+    assert optim.swa_utils.AveragedModel(tnn.Linear(2, 2)).n_averaged.item() == 0
+
+
+@proves(
+    "docs/chapters/optim/sgd.md",
+    "SGD: three implementations",
+    "implementations are not bit-identical to one another",
+)
+@each_optim()
+def test_fused_and_single_tensor_differ(optim):
+    def train(**options):
+        torch.manual_seed(0)
+        model = tnn.Sequential(tnn.Linear(8, 16), tnn.Tanh(), tnn.Linear(16, 1))
+        opt = optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True, **options)
+        for step in range(50):
+            x = torch.randn(32, 8, generator=torch.Generator().manual_seed(step))
+            opt.zero_grad()
+            model(x).pow(2).mean().backward()
+            opt.step()
+        return torch.cat([p.detach().flatten() for p in model.parameters()])
+
+    single, fused = train(foreach=False), train(fused=True)
+    assert not torch.equal(single, fused)
+    assert torch.allclose(single, fused, atol=1e-5)

@@ -31,6 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "annotated_src"
 PKG = SRC / "annotated_nn"
+# The packages whose source the book covers (DIFF markers, coverage, comment counts).
+PACKAGES = (PKG, SRC / "annotated_optim")
+
+
+def package_files() -> list[Path]:
+    """Every ``.py`` file of the covered packages, sorted. / 所覆盖各包的全部 ``.py`` 文件（排序）。"""
+    return sorted(path for package in PACKAGES for path in package.rglob("*.py"))
+
 for extra in (str(SRC), str(ROOT)):
     if extra not in sys.path:
         sys.path.insert(0, extra)
@@ -389,6 +397,10 @@ def parity_rows():
     import torch.nn.init
     import torch.nn.modules
     import torch.nn.parameter
+    import torch.optim
+    import torch.optim.lr_scheduler
+    import torch.optim.optimizer
+    import torch.optim.swa_utils
     import torch.utils.hooks
 
     scopes = [
@@ -396,6 +408,10 @@ def parity_rows():
         ("torch.nn.parameter", torch.nn.parameter, "annotated_nn.parameter", "annotated_nn"),
         ("torch.nn.init", torch.nn.init, "annotated_nn.init", None),
         ("torch.utils.hooks", torch.utils.hooks, "annotated_nn.utils.hooks", None),
+        ("torch.optim", torch.optim, "annotated_optim", None),
+        ("torch.optim.optimizer", sys.modules["torch.optim.optimizer"], "annotated_optim.optimizer", None),
+        ("torch.optim.lr_scheduler", torch.optim.lr_scheduler, "annotated_optim.lr_scheduler", None),
+        ("torch.optim.swa_utils", torch.optim.swa_utils, "annotated_optim.swa_utils", None),
     ]
     rows = []
     for title, theirs_mod, ours_name, also_top in scopes:
@@ -422,12 +438,14 @@ def page_api_parity() -> str:
     out = ["# API 对照 / API parity\n\n"]
     out.append(
         intro(
-            "本页列出我们范围内 torch.nn 的每个公开名字（`torch.nn.modules.__all__`、`torch.nn.parameter`、"
-            "`torch.nn.init`、`torch.utils.hooks`），以及 annotated_nn 是否提供同名对象、签名是否一致"
+            "本页列出我们范围内 torch.nn 与 torch.optim 的每个公开名字（`torch.nn.modules.__all__`、`torch.nn.parameter`、"
+            "`torch.nn.init`、`torch.utils.hooks`、`torch.optim` 及其 `optimizer`、`lr_scheduler`、`swa_utils`），"
+            "以及 annotated_nn / annotated_optim 是否提供同名对象、签名是否一致"
             "（用 `inspect.signature` 比较参数名、种类与默认值，不比较类型注解）。"
             f"\n\n共 {len(rows)} 个名字：已提供 {have} 个，其中签名一致 {same} 个。",
-            "Every public name of torch.nn in our scope (`torch.nn.modules.__all__`, `torch.nn.parameter`, "
-            "`torch.nn.init`, `torch.utils.hooks`), whether annotated_nn has an object of that name, and "
+            "Every public name of torch.nn and torch.optim in our scope (`torch.nn.modules.__all__`, "
+            "`torch.nn.parameter`, `torch.nn.init`, `torch.utils.hooks`, `torch.optim` and its `optimizer`, "
+            "`lr_scheduler` and `swa_utils`), whether annotated_nn / annotated_optim has an object of that name, and "
             "whether the signatures match (`inspect.signature`: parameter names, kinds and defaults; "
             f"annotations are not compared).\n\n{len(rows)} names: {have} present, {same} of them with the same signature.",
         )
@@ -440,13 +458,16 @@ def page_api_parity() -> str:
             out.append(
                 "| "
                 + both("名字", "Name")
-                + " | annotated_nn | "
+                + f" | {ours_name.split('.')[0]} | "
                 + both("签名", "Signature")
                 + " |\n|---|---|---|\n"
             )
         if ours is None:
             status = both("❌ 缺少", "❌ missing")
             sig = code(signature_text(theirs))
+        elif ours is theirs:
+            status = both("↪ torch 的原对象（转出，未重写）", "↪ torch's own object (re-exported, not rewritten)")
+            sig = both("一致", "same")
         else:
             status = both("✅ 有", "✅ present")
             if not top_ok:
@@ -460,7 +481,17 @@ def page_api_parity() -> str:
                     both("不同", "differs")
                     + f"<br>torch: {code(signature_text(theirs))}<br>ours: {code(signature_text(ours))}"
                 )
-        link = ref(f"{ours_name}.{name}", name) if ours is not None else code(name)
+        link = code(name)
+        canonical_module = getattr(ours, "__module__", "") or ""
+        qualname = getattr(ours, "__qualname__", "<>")
+        if (
+            ours is not theirs
+            and canonical_module.startswith("annotated_optim")
+            and "<" not in qualname
+        ):
+            link = ref(f"{canonical_module}.{qualname}", name)
+        elif ours is not None and ours is not theirs and not inspect.ismodule(ours):
+            link = ref(f"{ours_name}.{name}", name)
         out.append(f"| {link} | {status} | {sig} |\n")
     out.append(source_note())
     return "".join(out)
@@ -495,7 +526,7 @@ def enclosing_object(tree: ast.Module, module_name: str, line: int) -> str:
 def divergences() -> list[dict]:
     """Every ``DIFF(torch 2.13)`` marker with its explanation. / 每个 ``DIFF(torch 2.13)`` 标记及其说明。"""
     found = []
-    for path in sorted(PKG.rglob("*.py")):
+    for path in package_files():
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines()
         rel = path.relative_to(SRC).as_posix()
@@ -673,7 +704,7 @@ def coverage_records() -> tuple[list[dict], str]:
             )
         return records, "tools/annotations.py"
     records = []
-    for path in sorted(PKG.rglob("*.py")):
+    for path in package_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         rel = path.relative_to(ROOT).as_posix()
 
@@ -704,7 +735,7 @@ def coverage_records() -> tuple[list[dict], str]:
 def comment_counts() -> dict[str, tuple[int, int]]:
     """``# 中:`` and ``# EN:`` line counts per file. / 每个文件中 ``# 中:`` 与 ``# EN:`` 的行数。"""
     counts = {}
-    for path in sorted(PKG.rglob("*.py")):
+    for path in package_files():
         text = path.read_text(encoding="utf-8")
         counts[path.relative_to(ROOT).as_posix()] = (
             len(re.findall(r"^\s*# 中:", text, re.M)),

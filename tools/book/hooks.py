@@ -43,7 +43,9 @@ import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
 
-DIRECTIVE = re.compile(r"^:::\s+(annotated_nn(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$", re.M)
+DIRECTIVE = re.compile(
+    r"^:::\s+(annotated_(?:nn|optim)(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$", re.M
+)
 GENERATOR = "tools/book/generated.py"
 
 _state: dict = {}
@@ -290,7 +292,7 @@ def _listing_and_comparison(match: re.Match, page) -> str:
         + f'<details class="book-cmp-panel" data-search-exclude data-book-src="{src}">'
         + f"<summary>{summary}</summary>"
         + '<p class="book-cmp-legend"><span class="book-cmp-torch">− torch 2.13</span> '
-        + '<span class="book-cmp-ours">+ annotated_nn</span></p>'
+        + f'<span class="book-cmp-ours">+ {dotted.split(".")[0]}</span></p>'
         + '<div class="book-cmp-body"></div></details>'
     )
 
@@ -344,6 +346,13 @@ def on_post_page(output, page, config, **kwargs):
     return head + "<body" + fixed[0] + body[start:end] + fixed[1]
 
 
+# The Google-section label mkdocstrings renders in both languages, e.g. "参数：Parameters:".
+SECTION_TABLE = re.compile(
+    "\u200b?(?:参数|返回|引发|示例|产生|属性)\u200b?："
+    "(?:Parameters|Returns|Raises|Examples|Yields|Attributes):"
+)
+
+
 def on_post_build(config, **kwargs):
     """Write the comparison fragments. / 写出对照片段文件。"""
     folder = Path(config["site_dir"]) / COMPARE_DIR
@@ -363,6 +372,14 @@ def on_post_build(config, **kwargs):
         # EN: \uXXXX escapes (3 bytes per Chinese character, not 6). The browser downloads it whole.
         for doc in docs:
             doc["text"] = re.sub(r"\s{2,}", " ", re.sub(r"<[^>]+>", " ", doc["text"])).strip()
+            # 中: API 条目只留摘要与正文：参数、返回值、异常、示例的表格在书页上看，不进索引
+            #     （它们占了索引的近四分之一；对象名仍可由标题搜到，参数名大多也出现在正文里）。
+            # EN: API entries keep their summary and prose only: the tables of parameters,
+            #     returns, exceptions and examples are read on the page, not indexed (they were
+            #     nearly a quarter of the index; object names stay findable through titles,
+            #     and most parameter names appear in the prose too).
+            if "#annotated_" in doc["location"]:
+                doc["text"] = SECTION_TABLE.split(doc["text"], maxsplit=1)[0].rstrip()
         index.write_text(
             json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )

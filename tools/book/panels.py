@@ -118,7 +118,7 @@ def _escape_tab_headers(page_html: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 HEADING = re.compile(
-    r'<h(\d) id="(annotated_nn(?:\.[A-Za-z_][A-Za-z0-9_]*)+)" class="doc doc-heading"'
+    r'<h(\d) id="(annotated_(?:nn|optim)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)" class="doc doc-heading"'
 )
 
 
@@ -126,6 +126,8 @@ def torch_path(ours: str) -> str:
     """Map ``annotated_nn.X`` to ``torch.nn.X`` (hooks to ``torch.utils.hooks``). / 把 ``annotated_nn.X`` 映射为 torch 中的对应路径。"""
     if ours.startswith("annotated_nn.utils.hooks"):
         return "torch.utils.hooks" + ours[len("annotated_nn.utils.hooks") :]
+    if ours.startswith("annotated_optim"):
+        return "torch.optim" + ours[len("annotated_optim") :]
     return "torch.nn" + ours[len("annotated_nn") :]
 
 
