@@ -57,6 +57,7 @@ annotations: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_module.py
 	$(PY) benchmarks/bench_training.py
+	$(PY) benchmarks/bench_optim.py
 
 # Train SimpleNet in annotated_nn and torch.nn side by side; fails if the losses ever differ.
 train: $(STAMP)

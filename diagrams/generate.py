@@ -1018,7 +1018,7 @@ def optimizer_state_dot(nn, optim) -> str:
     === "English"
 
         On the left, the optimizer object itself: each group of `param_groups` (hyperparameters
-        and the tensors in its `params` list, labelled by their `named_parameters()` names) and
+        and the tensors in its `params` list, labeled by their `named_parameters()` names) and
         `state`, keyed by tensors; on the right, the result of `state_dict()`: the same
         hyperparameters, but `params` and `state`'s keys replaced by integers. Dashed edges tie
         each tensor to its integer; the integers are read from `state_dict()` itself, not
@@ -1029,19 +1029,23 @@ def optimizer_state_dot(nn, optim) -> str:
     packed = optimizer.state_dict()
     shown = ("lr", "momentum", "weight_decay")
     out = ['digraph "optimizer-state-dict" {\n', GRAPH_ATTRS]
-    out.append('  graph [rankdir=LR, nodesep=0.15, ranksep=0.9];\n')
+    out.append("  graph [rankdir=LR, nodesep=0.15, ranksep=0.9];\n")
     out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb"];\n')
 
     # 中: 左：优化器对象。每个张量一个节点，state 里的条目列在它下面。
     # EN: Left: the optimizer object. One node per tensor, its state entries listed under it.
-    out.append('  subgraph cluster_live {\n    label="optimizer（对象 / the object）"; style=dashed;\n')
+    out.append(
+        '  subgraph cluster_live {\n    label="optimizer（对象 / the object）"; style=dashed;\n'
+    )
     for g, group in enumerate(optimizer.param_groups):
         options = "\\l".join(f"{k}: {group[k]}" for k in shown) + "\\l"
-        out.append(f'    "group{g}" [label="param_groups[{g}]\\l{options}", fillcolor="#dfe6ff"];\n')
+        out.append(
+            f'    "group{g}" [label="param_groups[{g}]\\l{options}", fillcolor="#dfe6ff"];\n'
+        )
         for p in group["params"]:
             entries = ", ".join(sorted(optimizer.state[p])) or "—"
             label = f"{name_of[id(p)]}  {shape_of(p)}\nstate: {entries}"
-            out.append(f'    {q("t_" + name_of[id(p)])} [label={q(label)}];\n')
+            out.append(f"    {q('t_' + name_of[id(p)])} [label={q(label)}];\n")
             out.append(f'    "group{g}" -> {q("t_" + name_of[id(p)])} [label="params"];\n')
     out.append("  }\n")
 
