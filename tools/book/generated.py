@@ -39,6 +39,7 @@ def package_files() -> list[Path]:
     """Every ``.py`` file of the covered packages, sorted. / 所覆盖各包的全部 ``.py`` 文件（排序）。"""
     return sorted(path for package in PACKAGES for path in package.rglob("*.py"))
 
+
 for extra in (str(SRC), str(ROOT)):
     if extra not in sys.path:
         sys.path.insert(0, extra)
@@ -409,8 +410,18 @@ def parity_rows():
         ("torch.nn.init", torch.nn.init, "annotated_nn.init", None),
         ("torch.utils.hooks", torch.utils.hooks, "annotated_nn.utils.hooks", None),
         ("torch.optim", torch.optim, "annotated_optim", None),
-        ("torch.optim.optimizer", sys.modules["torch.optim.optimizer"], "annotated_optim.optimizer", None),
-        ("torch.optim.lr_scheduler", torch.optim.lr_scheduler, "annotated_optim.lr_scheduler", None),
+        (
+            "torch.optim.optimizer",
+            sys.modules["torch.optim.optimizer"],
+            "annotated_optim.optimizer",
+            None,
+        ),
+        (
+            "torch.optim.lr_scheduler",
+            torch.optim.lr_scheduler,
+            "annotated_optim.lr_scheduler",
+            None,
+        ),
         ("torch.optim.swa_utils", torch.optim.swa_utils, "annotated_optim.swa_utils", None),
     ]
     rows = []
@@ -466,7 +477,10 @@ def page_api_parity() -> str:
             status = both("❌ 缺少", "❌ missing")
             sig = code(signature_text(theirs))
         elif ours is theirs:
-            status = both("↪ torch 的原对象（转出，未重写）", "↪ torch's own object (re-exported, not rewritten)")
+            status = both(
+                "↪ torch 的原对象（转出，未重写）",
+                "↪ torch's own object (re-exported, not rewritten)",
+            )
             sig = both("一致", "same")
         else:
             status = both("✅ 有", "✅ present")

@@ -43,9 +43,7 @@ import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
 
-DIRECTIVE = re.compile(
-    r"^:::\s+(annotated_(?:nn|optim)(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$", re.M
-)
+DIRECTIVE = re.compile(r"^:::\s+(annotated_(?:nn|optim)(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$", re.M)
 GENERATOR = "tools/book/generated.py"
 
 _state: dict = {}

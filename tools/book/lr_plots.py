@@ -47,7 +47,11 @@ PLOTS: list[tuple[str, str, str]] = [
         "ChainedScheduler",
         "ChainedScheduler([ExponentialLR(opt, gamma=0.98), StepLR(opt, step_size=25, gamma=0.5)])",
     ),
-    ("ReduceLROnPlateau", "ReduceLROnPlateau", "ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=5)"),
+    (
+        "ReduceLROnPlateau",
+        "ReduceLROnPlateau",
+        "ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=5)",
+    ),
     (
         "CyclicLR",
         "CyclicLR",
