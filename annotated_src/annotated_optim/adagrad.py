@@ -17,7 +17,8 @@ r"""Adagrad: step sizes that shrink with the sum of all past squared gradients; 
     只有梯度里出现的行才被累加和更新，见
     [`_single_tensor_adagrad`][annotated_optim.adagrad._single_tensor_adagrad]。
 
-    它的状态在**构造时**就为每个参数建好（`sum` 以 `initial_accumulator_value` 填充），
+    它的状态在**构造时**就为构造函数收到的每个参数建好（`sum` 以 `initial_accumulator_value`
+    填充），
     而不是像多数优化器那样在第一次 `step()` 时才建；这让
     [`share_memory`][annotated_optim.adagrad.Adagrad.share_memory] 可以在训练开始前把
     `sum` 放进共享内存，供多进程（Hogwild 式）训练共用。
@@ -49,8 +50,9 @@ r"""Adagrad: step sizes that shrink with the sum of all past squared gradients; 
     accumulated and updated; see
     [`_single_tensor_adagrad`][annotated_optim.adagrad._single_tensor_adagrad].
 
-    Its state is created for every parameter **at construction** (`sum` filled with
-    `initial_accumulator_value`), not at the first `step()` as in most optimizers; this lets
+    Its state is created **at construction** for every parameter given to the constructor
+    (`sum` filled with `initial_accumulator_value`), not at the first `step()` as in most
+    optimizers; this lets
     [`share_memory`][annotated_optim.adagrad.Adagrad.share_memory] put `sum` into shared memory
     before training starts, for multi-process (Hogwild-style) training.
 

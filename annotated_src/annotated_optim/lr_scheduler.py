@@ -14,8 +14,13 @@ r"""Learning-rate schedulers; mirrors `torch.optim.lr_scheduler`. / 学习率调
     - 可链式（chainable）形式 `get_lr()`：由参数组里**当前**的学习率推出下一步的学习率，
       例如 `StepLR` 在到达边界时把当前值乘以 `gamma`，其余时候原样返回。这样几个调度器可以
       依次作用在同一个优化器上（见 `ChainedScheduler`），每个都只乘上自己的那一份因子。
+      并非每个 `get_lr()` 都是可链式的：`LambdaLR`、`CyclicLR`、`CosineAnnealingWarmRestarts`、
+      `OneCycleLR` 每一步都由基础值（`base_lrs` 或参数组里记下的端点）重新算，别处对 `lr`
+      的改动在下一步就被覆盖。
     - 闭式（closed form）`_get_closed_form_lr()`：只由 `base_lrs` 和 `last_epoch` 算出学习率，
-      与当前值无关。只有部分调度器提供它；仅在已弃用的 `step(epoch)` 跳到任意 epoch 时使用。
+      与当前值无关。只有 `StepLR`、`MultiStepLR`、`ConstantLR`、`LinearLR`、`ExponentialLR`、
+      `PolynomialLR`、`CosineAnnealingLR` 提供它；仅在已弃用的 `step(epoch)` 跳到任意 epoch
+      时（以及 `SequentialLR` 到达里程碑时）使用。
 
     两种形式在数学上相同，但浮点运算顺序不同，结果不一定逐位相等；本模块在每个调度器里
     都按 torch 的运算顺序计算，使学习率序列与 torch 逐位一致。
@@ -36,9 +41,15 @@ r"""Learning-rate schedulers; mirrors `torch.optim.lr_scheduler`. / 学习率调
       the param group; `StepLR`, for example, multiplies the current value by `gamma` at a
       boundary and returns it unchanged otherwise. This lets several schedulers act on the same
       optimizer one after another (see `ChainedScheduler`), each multiplying in its own factor.
+      Not every `get_lr()` is chainable: `LambdaLR`, `CyclicLR`, `CosineAnnealingWarmRestarts`
+      and `OneCycleLR` recompute from base values (`base_lrs`, or end points recorded in the
+      param groups) at every step, so a change made to `lr` elsewhere is overwritten at the
+      next step.
     - The closed form `_get_closed_form_lr()` computes the learning rate from `base_lrs` and
-      `last_epoch` alone, whatever the current value. Only some schedulers have it; it is used
-      only when the deprecated `step(epoch)` jumps to an arbitrary epoch.
+      `last_epoch` alone, whatever the current value. Only `StepLR`, `MultiStepLR`,
+      `ConstantLR`, `LinearLR`, `ExponentialLR`, `PolynomialLR` and `CosineAnnealingLR` have
+      it; it is used only when the deprecated `step(epoch)` jumps to an arbitrary epoch (and
+      when `SequentialLR` reaches a milestone).
 
     Both forms are equal in exact arithmetic but order their floating-point operations
     differently, so their results may differ in the last bits; every scheduler here computes in
@@ -247,7 +258,8 @@ class LRScheduler:
            以便检测"先调 `scheduler.step()` 后调 `optimizer.step()`"的错误顺序。
         4. 调用一次 `step()`（`_initial_step`），`last_epoch` 加一并写入第一个学习率。
 
-        子类实现 `get_lr()`（可链式形式），可另外提供 `_get_closed_form_lr()`（闭式）。
+        子类实现 `get_lr()`（大多是可链式形式，见模块文档），可另外提供 `_get_closed_form_lr()`
+        （闭式）。
         `get_lr()` 应只在 `step()` 内部调用；在外部调用会收到提示改用 `get_last_lr()` 的警告，
         因为链式形式的结果取决于当前学习率，在 `step()` 之外调用得到的不是"当前"学习率。
 
@@ -269,11 +281,11 @@ class LRScheduler:
         4. Call `step()` once (`_initial_step`): `last_epoch` goes up by one and the first
            learning rates are written.
 
-        Subclasses implement `get_lr()` (the chainable form) and may also provide
-        `_get_closed_form_lr()` (the closed form). `get_lr()` is meant to be called only inside
-        `step()`; a call from outside warns and points to `get_last_lr()`, since the chainable
-        result depends on the current learning rate and so is not "the current learning rate"
-        when called outside `step()`.
+        Subclasses implement `get_lr()` (for most of them the chainable form; see the module
+        docstring) and may also provide `_get_closed_form_lr()` (the closed form). `get_lr()`
+        is meant to be called only inside `step()`; a call from outside warns and points to
+        `get_last_lr()`, since the chainable result depends on the current learning rate and
+        so is not "the current learning rate" when called outside `step()`.
 
         Note that building a scheduler rewrites the param groups' `lr`. When resuming from a
         checkpoint, build the scheduler first and call the optimizer's `load_state_dict`
@@ -360,14 +372,18 @@ class LRScheduler:
 
         === "中文"
 
-            `_initial_mode` 让 `get_lr()` 知道这是构造时的一步：此时大多数调度器直接返回
-            参数组里的当前学习率，而不乘任何因子。`SequentialLR` 等也用它重新走第一步。
+            `_initial_mode` 让 `get_lr()` 知道这是构造时的一步：检查它的调度器
+            （`MultiplicativeLR`、`ExponentialLR`、`PolynomialLR`、`CosineAnnealingLR`，以及
+            epoch 0 之后的 `LinearLR`）此时直接返回参数组里的当前学习率，不乘任何因子。
+            `SequentialLR` 也调用它，让负责 epoch 0 的子调度器重新走第一步。
 
         === "English"
 
-            `_initial_mode` tells `get_lr()` that this is the step of construction: most
-            schedulers then return the current learning rates of the param groups without
-            applying any factor. `SequentialLR` and others also use it to redo a first step.
+            `_initial_mode` tells `get_lr()` that this is the step of construction: the
+            schedulers that check it (`MultiplicativeLR`, `ExponentialLR`, `PolynomialLR`,
+            `CosineAnnealingLR`, and `LinearLR` past epoch 0) then return the current learning
+            rates of the param groups without applying any factor. `SequentialLR` also calls
+            it, to redo the first step of the child in charge of epoch 0.
         """
         self._step_count = 0
         with _initial_mode(self):
@@ -825,15 +841,17 @@ def _state_dict_with_lambdas(scheduler: LambdaLR | MultiplicativeLR) -> dict[str
         普通函数和 lambda（`types.FunctionType`）只记为 `None`（lambda 和嵌套函数无法被
         `torch.save` 所用的 pickle 序列化）；
         其他可调用对象（带 `__call__` 的类实例、`functools.partial` 等）保存其 `__dict__` 的
-        浅拷贝，即对象自己的属性。`lr_lambdas` 放在字典最后。
+        浅拷贝，即对象自己的属性；没有 `__dict__` 的可调用对象（如内置函数 `math.cos`）使
+        `state_dict()` 引发 `AttributeError`（与 torch 同）。`lr_lambdas` 放在字典最后。
 
     === "English"
 
         Plain functions and lambdas (`types.FunctionType`) are recorded as `None` (lambdas and
         nested functions cannot be pickled, which `torch.save` relies on); any other callable
         (an instance of a class with `__call__`, a `functools.partial`, ...) is saved as a
-        shallow copy of its `__dict__`, i.e. the object's own attributes. `lr_lambdas` comes
-        last in the dict.
+        shallow copy of its `__dict__`, i.e. the object's own attributes; a callable without a
+        `__dict__` (a builtin such as `math.cos`) makes `state_dict()` raise `AttributeError`
+        (as in torch). `lr_lambdas` comes last in the dict.
 
     Args:
         scheduler: A `LambdaLR` or `MultiplicativeLR`. / `LambdaLR` 或 `MultiplicativeLR`。
@@ -946,21 +964,26 @@ class LambdaLR(LRScheduler):
 
         === "中文"
 
-            不检查函数是否可调用：不可调用的值要到第一次 `get_lr()` 时才出错。
+            不检查函数是否可调用：不可调用的值要到第一次 `get_lr()` 时才出错——那就是构造时的
+            那一步，所以构造本身引发 `TypeError`（如 `'int' object is not callable`）。
 
         === "English"
 
-            Callability is not checked: a value that cannot be called fails at the first `get_lr()`.
+            Callability is not checked: a value that cannot be called fails at the first
+            `get_lr()`, which is the step of construction, so the constructor itself raises
+            `TypeError` (e.g. `'int' object is not callable`).
 
         Args:
             optimizer: The optimizer to schedule. / 要调度的优化器。
             lr_lambda: A function or a list of them. / 一个函数或函数列表。
             last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
         """
-        # 中: `optimizer` 先于基类初始化设置，使 `state_dict` 的键顺序与 torch 相同
-        # 中: （`lr_lambdas` 在 `base_lrs` 之前）。
-        # EN: `optimizer` is set before the base class runs, so that the key order of
-        # EN: `state_dict` matches torch's (`lr_lambdas` before `base_lrs`).
+        # 中: 与 torch 一样先设 `optimizer` 再设 `lr_lambdas`，实例 `__dict__` 的键序因此与 torch
+        # 中: 相同（`optimizer`、`lr_lambdas`、`base_lrs`……）；`state_dict()` 去掉 `optimizer`，
+        # 中: 并把 `lr_lambdas` 挪到最后。
+        # EN: As in torch, `optimizer` is set before `lr_lambdas`, so the instance `__dict__` has
+        # EN: torch's key order (`optimizer`, `lr_lambdas`, `base_lrs`, ...); `state_dict()`
+        # EN: leaves `optimizer` out and moves `lr_lambdas` to the end.
         self.optimizer = optimizer
         self.lr_lambdas: list[Callable[[int], float]] = _lambdas_per_group(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
@@ -2199,13 +2222,19 @@ class CosineAnnealingLR(LRScheduler):
 
             四种情形，按顺序判断：构造时那一步不变；`_step_count == 1`（构造后还没调用过
             `step()`）且 `last_epoch > 0` 时用闭式的公式；最低点之后的一步加增量；其余用比值。
+            第二种情形在 `step()` 里走不到：构造时那一步已被第一种情形接住，而之后每次
+            `step()` 都先把 `_step_count` 加到 2 以上再调用 `get_lr()`；只有恢复后直接调用
+            `get_lr()`（会发出警告）才会落到这里。
 
         === "English"
 
             Four cases, tested in order: the step at construction changes nothing; with
             `_step_count == 1` (no `step()` since construction) and `last_epoch > 0`, the
             closed-form formula is used; the step after a minimum adds the increment; all
-            others use the ratio.
+            others use the ratio. The second case is never reached from `step()`: the first
+            case catches the step of construction, and every later `step()` raises
+            `_step_count` to 2 or more before it calls `get_lr()`; only a direct `get_lr()`
+            call after resuming (which warns) lands there.
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -3422,8 +3451,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             - 否则前 `n` 个周期共 `T_0 * (T_mult**n - 1) / (T_mult - 1)` 个 epoch，由对数求出
               `n`，再得到 `T_cur` 与 `T_i = T_0 * T_mult**n`。
 
-            `last_epoch` 记为 `math.floor(epoch)`，所以之后不带参数的 `step()` 从下一个整数
-            epoch 继续。
+            `last_epoch` 记为 `math.floor(epoch)`，所以之后不带参数的 `step()` 让 `last_epoch`
+            从下一个整数继续；但 `T_cur` 只是加一，保留小数部分（`step(6.5)` 之后的 `step()`
+            使 `T_cur` 增加 1，小数 0.5 仍在）。
 
             它整个替换了基类的 `step`：既不更新 `_step_count`，也不检查调用顺序，传入
             `epoch` 也不发出弃用警告——这些都与 torch 相同。
@@ -3439,8 +3469,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             - Otherwise the first `n` periods span `T_0 * (T_mult**n - 1) / (T_mult - 1)`
               epochs; a logarithm gives `n`, and from it `T_cur` and `T_i = T_0 * T_mult**n`.
 
-            `last_epoch` becomes `math.floor(epoch)`, so a later plain `step()` continues from
-            the next whole epoch.
+            `last_epoch` becomes `math.floor(epoch)`, so a later plain `step()` moves
+            `last_epoch` on to the next whole number; `T_cur`, however, just grows by one and
+            keeps its fraction (a `step()` after `step(6.5)` raises `T_cur` by 1, the 0.5
+            still there).
 
             It replaces the base `step` entirely: it neither updates `_step_count` nor checks
             the call order, and an `epoch` argument raises no deprecation warning, all as in

@@ -386,7 +386,7 @@ def _default_to_fused_or_foreach(
         `differentiable=True` 一律用单张量实现（批量内核不支持对更新求导）；`use_fused`
         为真且所有参数都是受支持设备上的浮点张量时选 fused；否则所有参数都在 foreach 支持的
         设备上（CUDA、XPU、MTIA 等，**不含 CPU**）时选 foreach。所以在 CPU 上，默认总是单张量
-        实现。类型必须恰好在支持名单上，张量子类不行。`None` 项（没有梯度的位置）被忽略。
+        实现。类型必须恰好在支持名单上，张量子类不行。`None` 项一律放行。
 
     === "English"
 
@@ -398,7 +398,7 @@ def _default_to_fused_or_foreach(
         fused; otherwise foreach when every parameter is on a device with foreach kernels (CUDA,
         XPU, MTIA and so on, **not CPU**). So on CPU the default is always the single-tensor
         implementation. The type must be exactly on the supported list; tensor subclasses are
-        not. `None` entries (positions without a gradient) are ignored.
+        not. `None` entries always pass.
 
     Args:
         params: The tensors to update. / 要更新的张量。
@@ -639,7 +639,8 @@ class Optimizer:
         load_state_dict 前后），以及 repr 与序列化。
 
         参数必须以**有确定顺序**的集合给出（列表、`model.parameters()` 生成器）：状态字典
-        靠顺序对应参数，`set` 的顺序每次运行都可能不同，因此被拒绝。
+        靠顺序对应参数，而 `set` 的顺序每次运行都可能不同。参数组的 `params` 是 `set` 时会被
+        拒绝；但直接把 `set` 传给构造函数不会被发现，它按当时的迭代顺序变成列表。
 
         `step` 在类一级被包装一次（见
         [`_patch_step_function`][annotated_optim.optimizer.Optimizer._patch_step_function]），
@@ -658,7 +659,9 @@ class Optimizer:
 
         Parameters must come in a collection **with a deterministic order** (a list, the
         `model.parameters()` generator): the state_dict matches parameters by order, and a
-        `set`'s order may change from run to run, so sets are refused.
+        `set`'s order may change from run to run. A group whose `params` is a `set` is refused;
+        but a `set` passed straight to the constructor is not caught: it becomes a list in
+        whatever order it iterates.
 
         `step` is wrapped once at class level (see
         [`_patch_step_function`][annotated_optim.optimizer.Optimizer._patch_step_function]); the
@@ -750,10 +753,12 @@ class Optimizer:
             self.add_param_group(param_group)
 
         # 中: capturable 检查的“已经警告过”开关。初值就是真，所以新建的优化器从不发这条警告
-        #     （与 torch 相同）；只有从 pickle 恢复、没有这个属性的对象会警告一次。
+        #     （与 torch 相同）；只有从 pickle 恢复或经 `copy.deepcopy` 复制、因而没有这个属性的
+        #     对象会警告一次（两者都经过 `__getstate__`，它不保存这个属性）。
         # EN: The "already warned" switch of the capturable check. It starts true, so a newly
         #     built optimizer never gives that warning (as in torch); only an object restored
-        #     from a pickle, which lacks the attribute, warns once.
+        #     from a pickle or copied with `copy.deepcopy`, and so lacking the attribute, warns
+        #     once (both go through `__getstate__`, which does not save it).
         self._warned_capturable_if_run_uncaptured = True
 
     def __getstate__(self) -> dict[str, Any]:
@@ -857,7 +862,8 @@ class Optimizer:
             支持 `capturable` 的优化器（Adam、AdamW、RMSprop 等）在 `step` 开头调用。正在
             捕获图而某个参数组的 `capturable` 为假时报错（非可捕获的实现会做主机同步，录不进
             图）；全都可捕获却没有在捕获时，按“已经警告过”开关警告一次（可捕获实现更慢）——
-            但 `__init__` 已把开关设为真，所以实际上只有从 pickle 恢复的优化器会发这条警告。
+            但 `__init__` 已把开关设为真，所以实际上只有从 pickle 恢复或经 `copy.deepcopy`
+            复制的优化器会发这条警告。
             编译时跳过检查，交给 inductor。没有 CUDA/XPU 时什么也不做。
 
         === "English"
@@ -868,7 +874,8 @@ class Optimizer:
             with the host and can't be recorded); when all are capturable but no
             capture is running, it warns once, guarded by an "already warned" switch (the
             capturable implementation is slower), but `__init__` already sets that switch to
-            true, so in practice only an optimizer restored from a pickle gives the warning.
+            true, so in practice only an optimizer restored from a pickle or copied with
+            `copy.deepcopy` gives the warning.
             Under compile it skips the check and leaves it to inductor. Without CUDA/XPU it
             does nothing.
 
@@ -1201,7 +1208,7 @@ class Optimizer:
 
             编号就是参数在所有组中依次出现的位置：第 0 组的参数是 0..n0-1，第 1 组接着编。
             它们看着像下标，其实只是把 `state` 与 `param_groups` 连起来的标识：加载时按顺序
-            一一配对，**不做任何校验**——模型的参数顺序变了，状态就会错配。
+            一一配对，除了各组的参数个数**不做任何校验**——模型的参数顺序变了，状态就会错配。
 
         === "English"
 
@@ -1213,8 +1220,8 @@ class Optimizer:
             The integers are the parameters' positions across all groups in order: group 0's
             parameters are 0..n0-1, group 1 continues from there. They look like indices but
             are only labels tying `state` to `param_groups`: loading pairs them up by order
-            **without any check**, so if the model's parameter order changed, the state goes to
-            the wrong parameters.
+            **with no check** beyond the groups' sizes, so if the model's parameter order
+            changed, the state goes to the wrong parameters.
 
         Returns:
             `{"state": {int: dict}, "param_groups": [dict]}`. / `{"state": {整数: 字典}, "param_groups": [字典]}`。
@@ -1298,17 +1305,24 @@ class Optimizer:
         === "中文"
 
             规则：浮点参数的状态张量转成参数的设备**和**类型（混合精度训练保存的状态也能
-            加载）；非浮点参数只移设备。`step` 例外：通常保持原样（它常在 CPU 上，留作 float
-            以免精度问题），只有所在参数组 `fused` 或 `capturable` 时才转成 float32 并放到
-            参数的设备上（这两种实现要求步数在设备上）。
+            加载）；非浮点参数只移设备。`step` 例外：通常保持原样——优化器特意把它建在 CPU 上，因为
+            其他实现每一步都把它读成 Python 数，移到 GPU 或 XLA 设备上每次读取都要同步设备，
+            训练变慢（在 XLA 上慢得明显，见 torch 的 issue 74424）；它也不跟着参数转类型，
+            所以 float16 的模型不会让步数被舍入。只有所在参数组（在保存的参数组里查）是
+            `fused` 或 `capturable` 时，才转成 float32 并放到参数的设备上（这两种实现要求步数
+            在设备上）。
 
         === "English"
 
             Rule: a floating-point parameter's state tensors get the parameter's device **and**
             dtype (so state saved in mixed precision still loads); for other parameters only
-            the device changes. `step` is the exception: usually kept as it is (it often lives
-            on the CPU, kept as float to avoid precision trouble), unless the parameter's group
-            is `fused` or `capturable`, which need it as float32 on the parameter's device.
+            the device changes. `step` is the exception: usually kept as it is. Optimizers create
+            it on the CPU on purpose: the other implementations read it as a Python number at
+            every step, and moved to a GPU or XLA device each read would synchronize with the
+            device and slow training (markedly on XLA, see torch issue 74424); nor does it
+            follow the parameter's dtype, so a float16 model does not round the count. Only when
+            the parameter's group (looked up in the saved groups) is `fused` or `capturable`,
+            which need it on the device, is it made float32 on the parameter's device.
 
         Args:
             param: The parameter the state belongs to. / 状态所属的参数。
@@ -1582,8 +1596,10 @@ class Optimizer:
             照常走一步（动量、权重衰减仍起作用）。
 
             `set_to_none=False` 时就地清零：梯度若带计算图（`create_graph=True` 反向得到）先
-            `detach_()` 切断，否则关掉它的 `requires_grad`；优化器开了 `foreach` 或 `fused`
-            时按设备和类型分组，每组用一次 `torch._foreach_zero_` 清零（稀疏梯度仍逐个清零）。
+            `detach_()` 切断，否则关掉它的 `requires_grad`；优化器构造时给了 `foreach=True` 或
+            `fused=True`（看的是 `defaults`，不是各组；默认的 `None` 不算，所以即使 step 在 CUDA
+            上默认走 foreach，这里也逐个清零）时按设备和类型分组，每组用一次
+            `torch._foreach_zero_` 清零（稀疏梯度仍逐个清零）。
 
             1.5.1 → 2.13：1.5.1 没有 `set_to_none` 参数，梯度总是被清零。
 
@@ -1598,9 +1614,11 @@ class Optimizer:
 
             With `set_to_none=False` it zeroes in place: a gradient that carries a graph (from a
             backward with `create_graph=True`) is first cut off with `detach_()`, otherwise its
-            `requires_grad` is turned off; when the optimizer has `foreach` or `fused` on, the
-            gradients are grouped by device and dtype and zeroed with one
-            `torch._foreach_zero_` per group (sparse gradients are still zeroed one by one).
+            `requires_grad` is turned off; when the optimizer was built with `foreach=True` or
+            `fused=True` (its `defaults` count, not the groups; the default `None` does not, so
+            even when step defaults to foreach on CUDA this zeroes one by one), the gradients
+            are grouped by device and dtype and zeroed with one `torch._foreach_zero_` per group
+            (sparse gradients are still zeroed one by one).
 
             1.5.1 → 2.13: in 1.5.1 there was no `set_to_none`; gradients were always zeroed.
 
@@ -1675,7 +1693,8 @@ class Optimizer:
 
             步骤：1. `params` 规整成列表（单个张量包成列表；`set` 被拒绝，因为顺序不确定）；
             2. 拆出 `(name, tensor)` 对里的名字，存为 `param_names`（要么全有名字，要么全没有）；
-            3. 每项必须是张量，且是叶子张量或保留梯度的张量（`differentiable=True` 时不查）；
+            3. 每项必须是张量，且是叶子张量或保留梯度的张量（后一条在 `differentiable=True` 时
+            不查）；
             4. 从 `defaults` 补齐本组没给的超参数，`required` 的必须给出；5. 组内重复参数只
             警告；6. 与已有组的参数不得重叠，且各组要么都有名字、要么都没有。
 
@@ -1687,7 +1706,7 @@ class Optimizer:
             Steps: 1. normalize `params` to a list (a single tensor is wrapped; a `set` is
             refused because its order is not deterministic); 2. split the names off
             `(name, tensor)` pairs into `param_names` (all named or none); 3. each item must be a
-            tensor that is a leaf or retains its gradient (not checked with
+            tensor that is a leaf or retains its gradient (the latter not checked with
             `differentiable=True`); 4. fill in the hyperparameters the group does not give from
             `defaults`; `required` ones must be given; 5. duplicates within the group only warn;
             6. no parameter may already be in another group, and either every group has names
@@ -1777,9 +1796,12 @@ class Optimizer:
                 )
             param_group.setdefault(name, default)
 
-        # 中: 第 5 步：组内重复只是警告（stacklevel=3 指向构造优化器或调用本方法的用户代码）。
-        # EN: Step 5: duplicates within a group only warn (stacklevel=3 points at the user code
-        #     that built the optimizer or called this method).
+        # 中: 第 5 步：组内重复只是警告。`stacklevel=3` 与 torch 相同，但本方法外面还包着
+        #     `torch._disable_dynamo` 的包装层，所以警告报出的位置在 torch 的 `_compile.py` 里，
+        #     而不是用户代码（torch 也是如此）。
+        # EN: Step 5: duplicates within a group only warn. `stacklevel=3` is torch's, but this
+        #     method is wrapped by `torch._disable_dynamo`, so the warning is reported inside
+        #     torch's `_compile.py`, not at the user's code (in torch too).
         params = param_group["params"]
         if len(params) != len(set(params)):
             warnings.warn(

@@ -311,9 +311,11 @@ class RMSprop(Optimizer):
                 continue
             has_complex |= torch.is_complex(p)
             params_with_grad.append(p)
-            # 中: RMSprop 的平方平均覆盖每个元素，没有稀疏版本；在创建状态之前就拒绝稀疏梯度。
+            # 中: RMSprop 的平方平均覆盖每个元素，没有稀疏版本；在为该参数创建状态之前就拒绝
+            #     稀疏梯度（前面的参数组此时已经更新过了）。
             # EN: RMSprop's squared average covers every element and has no sparse version; a
-            #     sparse gradient is refused before any state is created.
+            #     sparse gradient is refused before this parameter's state is created (earlier
+            #     param groups have already been updated by then).
             if p.grad.is_sparse:
                 raise RuntimeError("RMSprop does not support sparse gradients")
             grads.append(p.grad)

@@ -185,11 +185,11 @@ class SGD(Optimizer):
 
         # 中: fused 步支持混合精度的梯度缩放：GradScaler 看到 `_step_supports_amp_scaling`
         #     就把 `grad_scale`/`found_inf` 交给 step，由内核自己反缩放、跳过非有限步。
-        #     设备与类型只在第一次 step 时检查一次。
+        #     设备与类型只检查一次：第一次有梯度的 step 时，只查第一个有梯度的参数。
         # EN: A fused step supports AMP gradient scaling: seeing `_step_supports_amp_scaling`,
         #     GradScaler hands `grad_scale`/`found_inf` to step and the kernel unscales and
-        #     skips non-finite steps itself. Device and dtype are checked once, at the first
-        #     step.
+        #     skips non-finite steps itself. Device and dtype are checked once: at the first
+        #     step with a gradient, on the first parameter that has one, and on no other.
         if fused:
             self._step_supports_amp_scaling = True
             self._need_device_dtype_check_for_fused = True
@@ -255,9 +255,11 @@ class SGD(Optimizer):
         for p in group["params"]:
             if p.grad is None:
                 continue
-            # 中: fused 的设备与类型检查只做一次，之后关掉开关，免得每步都付出代价。
+            # 中: fused 的设备与类型检查只做一次，之后关掉开关，免得每步都付出代价；所以只有
+            #     第一个有梯度的参数被检查，其余参数的问题要到内核里才报错（与 torch 相同）。
             # EN: The fused device/dtype check runs once, then the switch goes off so later
-            #     steps don't pay for it.
+            #     steps don't pay for it; so only the first parameter with a gradient is checked,
+            #     and a problem with any other surfaces in the kernel (as in torch).
             if group["fused"] and getattr(self, "_need_device_dtype_check_for_fused", True):
                 _device_dtype_check_for_fused(p)
                 self._need_device_dtype_check_for_fused = False
@@ -333,12 +335,16 @@ class SGD(Optimizer):
                 nesterov=group["nesterov"],
                 maximize=group["maximize"],
                 has_sparse_grad=has_sparse_grad,
+                # 中: 实现的选择也从组里读，所以各组可以走不同的实现（见 `__init__` 里 `defaults`
+                #     的注释）。
+                # EN: The implementation choice is read from the group too, so groups may take
+                #     different implementations (see the note on `defaults` in `__init__`).
+                foreach=group["foreach"],
+                fused=group["fused"],
                 # 中: `grad_scale`/`found_inf` 通常只在 GradScaler 为 fused 优化器临时设置时存在；
                 #     没有时是 `None`。
                 # EN: `grad_scale`/`found_inf` normally exist only while GradScaler has set them
                 #     on a fused optimizer; when absent they are `None`.
-                foreach=group["foreach"],
-                fused=group["fused"],
                 grad_scale=getattr(self, "grad_scale", None),
                 found_inf=getattr(self, "found_inf", None),
             )
@@ -645,10 +651,10 @@ def _multi_tensor_sgd(
                     else:
                         buf.mul_(momentum).add_(device_grads[i], alpha=1 - dampening)
                     bufs.append(buf)
-            # 中: Nesterov 的 g + μb 就地加在梯度列表上：既没有 maximize 也没有权重衰减时，
+            # 中: Nesterov 的 g + μb 就地算在梯度列表里：既没有 maximize 也没有权重衰减时，
             #     这个列表就是各参数的 `.grad`，于是 `.grad` 被改写（与 torch 相同；单张量实现
             #     用非就地的 `add`，不会这样）。
-            # EN: Nesterov's g + μb adds in place to the gradient list: with neither maximize
+            # EN: Nesterov's g + μb is computed in place in the gradient list: with neither maximize
             #     nor weight decay that list holds the parameters' `.grad`, which is thus
             #     rewritten (as in torch; the single-tensor implementation uses the out-of-place
             #     `add` and does not do this).
@@ -657,9 +663,12 @@ def _multi_tensor_sgd(
             else:
                 device_grads = bufs
 
-        # 中: θ ← θ - lr·g。编译时张量学习率先乘进梯度（foreach 的 alpha 只接受 Python 数）。
+        # 中: θ ← θ - lr·g。编译时张量学习率先乘进梯度：foreach 的 alpha 是标量参数，传入张量
+        #     时内部会调用 `.item()` 取出数值，这在编译时会打断计算图。
         # EN: θ ← θ - lr·g. Under compile a tensor learning rate is multiplied into the
-        #     gradients first (foreach's alpha takes only a Python number).
+        #     gradients first: foreach's alpha is a scalar argument, and a tensor passed there
+        #     is turned into a number by an internal `.item()`, which would break the compiled
+        #     graph.
         if not device_has_sparse_grad:
             if isinstance(lr, torch.Tensor) and torch.compiler.is_compiling():
                 torch._foreach_add_(device_params, torch._foreach_mul(device_grads, -lr))
@@ -692,7 +701,8 @@ def _fused_sgd(
         内核一次完成整步（权重衰减、动量、更新），还能处理 GradScaler 的反缩放：
         `found_inf` 非零时整步跳过。第一步的缓冲先用 `empty_like` 分配，由内核在
         `is_first_step=True` 时写入梯度；“第一步”指**所有**缓冲都还不存在。`grad_scale` 与
-        `found_inf` 按设备各取一份副本，同一设备上的各组共用第一次得到的那份。
+        `found_inf` 按设备各移过去一份（已在该设备上就不复制），同一设备上的各组共用第一次
+        得到的那份。
 
     === "English"
 
@@ -700,7 +710,8 @@ def _fused_sgd(
         GradScaler's unscaling: a nonzero `found_inf` skips the step. First-step buffers are
         allocated with `empty_like` and filled with the gradient by the kernel when
         `is_first_step=True`; "first step" means **no** buffer exists yet. `grad_scale` and
-        `found_inf` get a copy on each device; all groups on one device share the first copy made.
+        `found_inf` are moved to each device (no copy where they already are); all groups on
+        one device share the first one obtained.
 
     Args:
         params: Parameters. / 参数。

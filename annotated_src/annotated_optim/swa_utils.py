@@ -91,8 +91,9 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[PARAM_LIST, PARAM_LI
     === "中文"
 
         返回的函数把每个平均张量 `W_ema` 就地改为 `decay * W_ema + (1 - decay) * W_model`，
-        第三个参数（已平均次数）不用。浮点与复数张量用一次 `torch._foreach_lerp_` 算完，
-        公式写成 `W_ema + (1 - decay) * (W_model - W_ema)`：数学上相等，但舍入不同，所以与
+        第三个参数（已平均次数）不用。浮点与复数张量用一次 `torch._foreach_lerp_` 算完；
+        lerp 在 `decay > 0.5`（权重 `1 - decay < 0.5`）时算 `W_ema + (1 - decay) * (W_model - W_ema)`，
+        否则算 `W_model - decay * (W_model - W_ema)`：数学上相等，但舍入不同，所以与
         [`get_ema_avg_fn`][annotated_optim.swa_utils.get_ema_avg_fn] 的结果在末位上可能不一样。
         整数张量（例如 `use_buffers=True` 时的计数器缓冲区）逐个计算，结果写回时截断为整数。
 
@@ -100,9 +101,11 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[PARAM_LIST, PARAM_LI
 
         The returned function sets each averaged tensor `W_ema`, in place, to
         `decay * W_ema + (1 - decay) * W_model`; the third argument (the number averaged so far)
-        is unused. Floating and complex tensors take one `torch._foreach_lerp_` call, which
-        computes `W_ema + (1 - decay) * (W_model - W_ema)`: equal in exact arithmetic but rounded
-        differently, so results may differ in the last bits from those of
+        is unused. Floating and complex tensors take one `torch._foreach_lerp_` call; with
+        `decay > 0.5` (a weight `1 - decay < 0.5`) lerp computes
+        `W_ema + (1 - decay) * (W_model - W_ema)`, otherwise `W_model - decay * (W_model - W_ema)`:
+        equal in exact arithmetic but rounded differently, so results may differ in the last
+        bits from those of
         [`get_ema_avg_fn`][annotated_optim.swa_utils.get_ema_avg_fn]. Integer tensors (a counter
         buffer under `use_buffers=True`, say) go one by one, truncated to integers on write.
 
@@ -110,8 +113,7 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[PARAM_LIST, PARAM_LI
         decay: Weight of the old average, in `[0, 1]`. / 旧平均值的权重，取值在 `[0, 1]`。
 
     Returns:
-        `ema_update(ema_param_list, current_param_list, _)`, run under `torch.no_grad()`. /
-        `ema_update(ema_param_list, current_param_list, _)`，在 `torch.no_grad()` 下运行。
+        `ema_update`, run under `torch.no_grad()`. / `ema_update`，在 `torch.no_grad()` 下运行。
 
     Raises:
         ValueError: `decay` outside `[0, 1]`. / `decay` 不在 `[0, 1]` 内。
@@ -175,8 +177,8 @@ def get_swa_multi_avg_fn() -> Callable[[PARAM_LIST, PARAM_LIST, Tensor | int], N
         整数张量先求差，再按 `n` 的类型二选一：张量 `n` 用 `torch._foreach_addcdiv_`，
         Python 整数 `n` 用 `torch._foreach_add_(alpha=1 / (n + 1))`。但在 torch 2.13 中两者
         对整数张量都抛出 `RuntimeError`（前者拒绝整数除法，后者拒绝浮点的 `alpha`），这里照样
-        如此。`AveragedModel` 传入的 `n` 是张量，所以带整数缓冲区（如 BatchNorm 的
-        `num_batches_tracked`）的模型在 `use_buffers=True` 下不能用这个函数。
+        如此。所以无论 `n` 是哪种类型（`AveragedModel` 传入的是张量），带整数缓冲区（如 BatchNorm 的
+        `num_batches_tracked`）的模型在 `use_buffers=True` 下都不能用这个函数。
 
     === "English"
 
@@ -187,14 +189,12 @@ def get_swa_multi_avg_fn() -> Callable[[PARAM_LIST, PARAM_LIST, Tensor | int], N
         difference first, then one of two calls by the type of `n`: `torch._foreach_addcdiv_`
         for a tensor `n`, `torch._foreach_add_(alpha=1 / (n + 1))` for a Python int `n`. In
         torch 2.13 both raise a `RuntimeError` for integer tensors (the former refuses integer
-        division, the latter a floating `alpha`), and so they do here. `AveragedModel` passes a
-        tensor `n`, so a model with integer buffers (BatchNorm's `num_batches_tracked`, say)
-        cannot use this function under `use_buffers=True`.
+        division, the latter a floating `alpha`), and so they do here. So whatever the type of
+        `n` (`AveragedModel` passes a tensor), a model with integer buffers (BatchNorm's
+        `num_batches_tracked`, say) cannot use this function under `use_buffers=True`.
 
     Returns:
-        `swa_update(averaged_param_list, current_param_list, num_averaged)`, run under
-        `torch.no_grad()`. / `swa_update(averaged_param_list, current_param_list, num_averaged)`，
-        在 `torch.no_grad()` 下运行。
+        `swa_update`, run under `torch.no_grad()`. / `swa_update`，在 `torch.no_grad()` 下运行。
 
     Examples:
         >>> import torch
@@ -265,8 +265,7 @@ def get_ema_avg_fn(decay: float = 0.999) -> Callable[[Tensor, Tensor, Any], Tens
         decay: Weight of the old average, in `[0, 1]`. / 旧平均值的权重，取值在 `[0, 1]`。
 
     Returns:
-        `ema_update(ema_param, current_param, num_averaged)`, run under `torch.no_grad()`. /
-        `ema_update(ema_param, current_param, num_averaged)`，在 `torch.no_grad()` 下运行。
+        `ema_update`, run under `torch.no_grad()`. / `ema_update`，在 `torch.no_grad()` 下运行。
 
     Raises:
         ValueError: `decay` outside `[0, 1]`. / `decay` 不在 `[0, 1]` 内。
@@ -326,8 +325,7 @@ def get_swa_avg_fn() -> Callable[[Tensor, Tensor, Tensor | int], Tensor]:
         foreach kernels (the CPU, for one).
 
     Returns:
-        `swa_update(averaged_param, current_param, num_averaged)`, run under `torch.no_grad()`. /
-        `swa_update(averaged_param, current_param, num_averaged)`，在 `torch.no_grad()` 下运行。
+        `swa_update`, run under `torch.no_grad()`. / `swa_update`，在 `torch.no_grad()` 下运行。
 
     Examples:
         >>> import torch
@@ -375,7 +373,7 @@ class AveragedModel(nn.Module):
         不保存。前向传播直接交给 `module`。
 
         每次 [`update_parameters(model)`][annotated_optim.swa_utils.AveragedModel.update_parameters]：
-        第一次把 `model` 的参数原样复制过来，以后按平均函数合并；默认是等权平均（SWA），
+        第一次把 `model` 的参数（`use_buffers=True` 时连同缓冲区）原样复制过来，以后按平均函数合并；默认是等权平均（SWA），
         `avg_fn`（逐张量）或 `multi_avg_fn`（逐组、就地）可以换成别的，例如
         [`get_ema_multi_avg_fn`][annotated_optim.swa_utils.get_ema_multi_avg_fn] 给出 EMA。
         两者不能同时给。
@@ -396,7 +394,8 @@ class AveragedModel(nn.Module):
         not saved. The forward pass is handed to `module`.
 
         On each [`update_parameters(model)`][annotated_optim.swa_utils.AveragedModel.update_parameters]
-        call, the first one copies the parameters of `model` as they are, later ones merge them
+        call, the first one copies the parameters of `model` (and, under `use_buffers=True`, its
+        buffers) as they are, later ones merge them
         with an averaging function: an equal-weight average (SWA) by default, replaced by
         `avg_fn` (per tensor) or `multi_avg_fn` (per list, in place), e.g.
         [`get_ema_multi_avg_fn`][annotated_optim.swa_utils.get_ema_multi_avg_fn] for an EMA. The
@@ -585,7 +584,7 @@ class AveragedModel(nn.Module):
                   [`get_swa_avg_fn`][annotated_optim.swa_utils.get_swa_avg_fn]。前者用 lerp，
                   后者用加减除，舍入不同，所以同一训练在 GPU 与 CPU 上的平均值末位可能不同。
                   在前一类设备上，`use_buffers=True` 且模型有整数缓冲区时，那一组会抛出
-                  `RuntimeError`（见 `get_swa_multi_avg_fn`）；CPU 上不会。
+                  `RuntimeError`（见 `get_swa_multi_avg_fn`）；CPU 上不会，整数的平均值在写回时被截断。
                 - 只给了 `avg_fn`：不分组，逐个张量调用，返回值 `copy_` 回平均张量。
 
             === "English"
@@ -601,7 +600,8 @@ class AveragedModel(nn.Module):
                   differently, so the same training may give averages that differ in the last
                   bits on a GPU and on the CPU. On a device of the first kind, `use_buffers=True`
                   with an integer buffer in the model raises a `RuntimeError` for that group
-                  (see `get_swa_multi_avg_fn`); on the CPU it does not.
+                  (see `get_swa_multi_avg_fn`); on the CPU it does not, and the integer average
+                  is truncated on write.
                 - Only `avg_fn` given: no grouping; it is called tensor by tensor and its result
                   is `copy_`ed into the averaged tensor.
 
@@ -715,7 +715,9 @@ def update_bn(
            跑完后统计量是所有批次的等权平均，而不偏向最后几批。
         3. 逐批前向传播；批次是列表或元组时只取第一个元素（通常是 `(input, target)`）；
            给了 `device` 就先移过去。输出丢弃，整个函数在 `torch.no_grad()` 下运行。
-        4. 恢复各层的 `momentum` 与模型原来的模式。
+        4. 恢复各层的 `momentum`，并用 `model.train(was_training)` 恢复模式：这会把**所有**子模块
+           设成顶层模块原来的模式，所以原本与顶层模式不同的子模块（例如训练中被设为 `eval()`
+           的 BatchNorm）不会回到原来的模式（与 torch 同）。
 
         对 `AveragedModel` 用时，它的 `module` 里的 BatchNorm 都会被找到，不论是哪一边的。
 
@@ -730,7 +732,10 @@ def update_bn(
         3. Run the forward pass batch by batch; a list or tuple batch contributes its first
            item only (usually `(input, target)`); with `device` given it is moved there first.
            The outputs are dropped, and the whole function runs under `torch.no_grad()`.
-        4. Restore each layer's `momentum` and the model's previous mode.
+        4. Restore each layer's `momentum`, and the mode with `model.train(was_training)`: this
+           sets **every** submodule to the top module's previous mode, so a submodule whose mode
+           differed from the top one (a BatchNorm put in `eval()` during training, say) does not
+           get its own mode back (as in torch).
 
         On an `AveragedModel` it finds every BatchNorm of its `module`, whichever library's.
 
@@ -775,9 +780,11 @@ def update_bn(
             batch = batch.to(device)
         model(batch)
 
-    # 中: 第 4 步：恢复原来的 `momentum` 与模式，模型除统计量外与调用前相同。
-    # EN: Step 4: the original `momentum`s and mode come back; apart from the statistics the
-    # EN: model is as it was before the call.
+    # 中: 第 4 步：恢复原来的 `momentum` 与模式。`train()` 是递归的，所有子模块都取顶层模块的
+    # 中: 模式；只要各子模块原本与顶层同一模式，模型除统计量外就与调用前相同。
+    # EN: Step 4: the original `momentum`s and mode come back. `train()` is recursive, so every
+    # EN: submodule takes the top module's mode; as long as the submodules shared that mode,
+    # EN: the model is, apart from the statistics, as it was before the call.
     for module, momentum in momenta.items():
         module.momentum = momentum
     model.train(was_training)
@@ -928,12 +935,12 @@ class SWALR(LRScheduler):
 
         === "中文"
 
-            `anneal_strategy="cos"` 时的 `anneal_func`：两端斜率为 0，中点 `t = 0.5` 时为 0.5。
+            `anneal_strategy="cos"` 时的 `anneal_func`：两端斜率为 0，中点 `t = 0.5` 处取值 0.5。
 
         === "English"
 
-            The `anneal_func` of `anneal_strategy="cos"`: slope 0 at both ends, 0.5 at the
-            middle `t = 0.5`.
+            The `anneal_func` of `anneal_strategy="cos"`: slope 0 at both ends, value 0.5 at
+            the middle `t = 0.5`.
 
         Args:
             t: Progress in `[0, 1]`. / 进度，取值在 `[0, 1]`。

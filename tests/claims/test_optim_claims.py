@@ -411,3 +411,82 @@ def test_fused_and_single_tensor_differ(optim):
     single, fused = train(foreach=False), train(fused=True)
     assert not torch.equal(single, fused)
     assert torch.allclose(single, fused, atol=1e-5)
+
+
+@proves(
+    "docs/chapters/optim/optimizer.md",
+    "1.5.1 to 2.13",
+    "load_state_dict maps whatever integers were saved, so id()-keyed checkpoints load",
+)
+@each_optim()
+def test_any_saved_integers_pair_by_order(optim):
+    a, b = torch.zeros(2, requires_grad=True), torch.zeros(3, requires_grad=True)
+    opt = optim.SGD([a, b], lr=0.1, momentum=0.9)
+    group = {k: v for k, v in opt.state_dict()["param_groups"][0].items() if k != "params"}
+    # integers like the id()s of 1.5.1: arbitrary, not 0, 1, ...
+    saved = {
+        "state": {140001: {"momentum_buffer": torch.full((3,), 3.0)}},
+        "param_groups": [{**group, "params": [139999, 140001]}],
+    }
+    opt.load_state_dict(saved)
+    assert opt.state[b]["momentum_buffer"].tolist() == [3.0, 3.0, 3.0]
+    assert a not in opt.state
+
+
+@proves(
+    "docs/chapters/optim/optimizer.md",
+    "Why the state_dict stores integers",
+    "loading replaces every group option, foreach and fused included",
+)
+@each_optim()
+def test_load_replaces_implementation_options(optim):
+    w = torch.zeros(2, requires_grad=True)
+    saved = optim.SGD([w], lr=0.1).state_dict()
+    opt = optim.SGD([w], lr=0.5, fused=True)
+    opt.load_state_dict(saved)
+    group = opt.param_groups[0]
+    assert (group["lr"], group["fused"], opt.defaults["fused"]) == (0.1, None, True)
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "Optimizer",
+    "a set passed straight to the constructor is not caught; a group's set is refused",
+)
+@each_optim()
+def test_set_refused_only_in_a_group(optim):
+    a, b = torch.zeros(1, requires_grad=True), torch.zeros(1, requires_grad=True)
+    assert len(optim.SGD({a, b}, lr=0.1).param_groups[0]["params"]) == 2
+    with pytest.raises(TypeError, match="ordered collections"):
+        optim.SGD([{"params": {a, b}}], lr=0.1)
+
+
+@proves(
+    "annotated_src/annotated_optim/sgd.py",
+    "SGD._init_group",
+    "the fused device/dtype check looks only at the first parameter with a gradient",
+)
+@each_optim()
+def test_fused_check_sees_only_the_first_parameter(optim):
+    real = torch.zeros(2, requires_grad=True)
+    complex_ = torch.zeros(2, dtype=torch.complex64, requires_grad=True)
+    for order, error in (([real, complex_], NotImplementedError), ([complex_, real], RuntimeError)):
+        opt = optim.SGD(order, lr=0.1, fused=True)
+        real.grad, complex_.grad = torch.ones(2), torch.ones(2, dtype=torch.complex64)
+        with pytest.raises(error) as caught:
+            opt.step()
+        assert ("`fused=True` requires" in str(caught.value)) == (error is RuntimeError)
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "Optimizer.__init__",
+    "a deepcopy lacks the capturable 'already warned' switch",
+)
+@each_optim()
+def test_deepcopy_drops_warned_switch(optim):
+    import copy
+
+    opt = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+    assert opt._warned_capturable_if_run_uncaptured is True
+    assert not hasattr(copy.deepcopy(opt), "_warned_capturable_if_run_uncaptured")

@@ -2,51 +2,69 @@ r"""Utilities that mirror `torch.utils.hooks` and `torch.nn.utils`. / 对应 `to
 
 === "中文"
 
-    `hooks`、`stateless` 与 `skip_init` 在这里重写，因为它们要操作模块本身。
-    梯度裁剪（`clip_grad_norm_` 等）和参数与向量互转（`parameters_to_vector` 等）只处理张量的可迭代对象，
-    不接触模块系统，所以原样转出 PyTorch 的函数，可直接用于 annotated_nn 模型的 `parameters()`。
+    本包的结构与 `torch.nn.utils` 相同，各文件都在这里重写（它们都要操作模块或参数本身）：
+    `stateless` 与 `skip_init`；梯度裁剪（`clip_grad`）与参数、向量互转（`convert_parameters`）；
+    卷积与 BatchNorm 的融合（`fusion`）和卷积权重的内存格式（`memory_format`）；第一代重参数化
+    `weight_norm` 与 `spectral_norm`（前向预钩子加状态字典钩子）。`hooks` 对应 `torch.utils.hooks`。
 
 === "English"
 
-    `hooks`, `stateless` and `skip_init` are rewritten here because they operate on modules
-    themselves. Gradient clipping (`clip_grad_norm_` and friends) and the parameter/vector
-    conversions (`parameters_to_vector` and friends) only handle iterables of tensors and never
-    touch the module system, so PyTorch's functions are re-exported unchanged; they work on an
-    annotated_nn model's `parameters()` directly.
+    The package is laid out like `torch.nn.utils`, and each file is rewritten here (they all
+    work on modules or parameters themselves): `stateless` and `skip_init`; gradient clipping
+    (`clip_grad`) and the parameter/vector conversions (`convert_parameters`); the fusion of
+    convolutions with BatchNorm (`fusion`) and the memory format of convolution weights
+    (`memory_format`); the first-generation reparametrizations `weight_norm` and `spectral_norm`
+    (a forward pre-hook plus state_dict hooks). `hooks` mirrors `torch.utils.hooks`.
 """
-
-# DIFF(torch 2.13):
-# 中: 未提供 parametrize、parametrizations、weight_norm、spectral_norm、rnn、fusion（fuse_*）与
-#     convert_conv*_weight_memory_format：它们要么注入 torch.nn.Module 子类、要么检查 torch 的层类型、
-#     要么创建 torch.nn.Parameter，不能直接用于 annotated_nn 的模块。
-# EN: parametrize, parametrizations, weight_norm, spectral_norm, rnn, fusion (fuse_*) and
-#     convert_conv*_weight_memory_format are not provided: they inject torch.nn.Module subclasses,
-#     check for torch's layer types, or create torch.nn.Parameter, so they do not apply to
-#     annotated_nn modules as they are.
-from torch.nn.utils import (
-    clip_grad_norm,
-    clip_grad_norm_,
-    clip_grad_value_,
-    clip_grads_with_norm_,
-    get_total_norm,
-    parameters_to_vector,
-    vector_to_parameters,
-)
 
 from . import (
     hooks,  # noqa: F401
     stateless,
 )
+from .clip_grad import (
+    _clip_grads_with_norm_ as clip_grads_with_norm_,
+)
+from .clip_grad import (
+    _get_total_norm as get_total_norm,
+)
+from .clip_grad import (
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+)
+from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 from .init import skip_init
+from .memory_format import (
+    convert_conv2d_weight_memory_format,
+    convert_conv3d_weight_memory_format,
+)
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm",
     "clip_grad_norm_",
     "clip_grads_with_norm_",
     "clip_grad_value_",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
+    "remove_spectral_norm",
+    "remove_weight_norm",
     "skip_init",
+    "spectral_norm",
     "stateless",
     "vector_to_parameters",
+    "weight_norm",
 ]
