@@ -59,6 +59,17 @@ from annotated_nn.parameter import (
     UninitializedParameter as UninitializedParameter,
 )
 
+# isort: split
+# 中: 这几个 `utils` 子模块要用容器与层，而 `module.py` 在加载中途就会导入 `annotated_nn.utils`
+#     （为了 `utils.hooks`），所以不能在 `utils/__init__.py` 里导入它们（会循环导入）；等模块系统
+#     全部就绪后在这里导入，效果与 torch 相同：`annotated_nn.utils.parametrize` 等一开始就可用。
+# EN: These `utils` submodules need the containers and layers, and `module.py` imports
+#     `annotated_nn.utils` halfway through loading (for `utils.hooks`), so `utils/__init__.py`
+#     cannot import them (a circular import); importing them here, once the module system is
+#     ready, gives torch's result: `annotated_nn.utils.parametrize` and the others are there
+#     from the start.
+import annotated_nn.utils.parametrize  # noqa: E402, F401
+
 
 def factory_kwargs(kwargs: dict | None) -> dict:
     r"""Collect the tensor-factory keyword arguments from `kwargs`. / 从 `kwargs` 中整理出张量工厂函数的关键字参数。
