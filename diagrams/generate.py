@@ -14,7 +14,9 @@
     - `call-flow`：`Module.__call__` 运行钩子的顺序，由会记录自己的钩子实测得到；
     - `setattr-routing`：`Module.__setattr__` 把每种值放到哪里，实际赋值探测得到，自上而下排；
     - `state-dict-prefixes`：一个嵌套模型的 `state_dict` 键名前缀；
-    - `optimizer-state-dict`：一个运行中的优化器与它的 `state_dict()`，张量如何变成整数。
+    - `optimizer-state-dict`：一个运行中的优化器与它的 `state_dict()`，张量如何变成整数；
+    - `parametrize-class-swap`：`register_parametrization` 之前与之后的同一种模块：类、MRO，以及
+      `weight` 从哪里来。
 
     `python diagrams/generate.py` 重写提交在 `diagrams/out/` 中的 DOT 源文件（并删除不再生成的），
     `python diagrams/generate.py --check` 在它们过期时以 1 退出。输出是确定的：没有内存地址，
@@ -40,7 +42,9 @@
       bottom;
     - `state-dict-prefixes`: the key prefixes of a nested model's `state_dict`;
     - `optimizer-state-dict`: a live optimizer beside its `state_dict()`, tensors turned into
-      integers.
+      integers;
+    - `parametrize-class-swap`: one kind of module before and after `register_parametrization`:
+      its class, its MRO, and where `weight` now comes from.
 
     `python diagrams/generate.py` rewrites the committed DOT sources in `diagrams/out/` (and
     deletes those no longer generated); `python diagrams/generate.py --check` exits 1 when they
@@ -1075,6 +1079,99 @@ def optimizer_state_dot(nn, optim) -> str:
     return "".join(out)
 
 
+def parametrized_linear(nn):
+    """A Linear(3, 3) before and after a symmetric parametrization of its weight. / 一个 Linear(3, 3)：权重注册对称参数化之前与之后。"""
+    import torch
+
+    from annotated_nn.utils import parametrize
+
+    class Symmetric(nn.Module):
+        def forward(self, x):
+            return x.triu() + x.triu(1).transpose(0, 1)
+
+    torch.manual_seed(0)
+    before = nn.Linear(3, 3)
+    after = nn.Linear(3, 3)
+    parametrize.register_parametrization(after, "weight", Symmetric())
+    return before, after
+
+
+def parametrize_dot(nn) -> str:
+    """DOT of the class swap done by `register_parametrization`, read from live objects. / `register_parametrization` 所做的类替换，从运行中的对象读出。
+
+    === "中文"
+
+        左边是注册前的 `Linear` 实例：类的 MRO，`_parameters` 里的 `weight` 与 `bias`。右边是
+        注册之后的同一种对象：它的类换成了生成的子类（MRO 多了一层），这个子类的类字典里有一个
+        `weight` 特性（property）；实例的 `_parameters` 里只剩 `bias`，原来的权重变成了
+        `parametrizations.weight.original`，读 `m.weight` 时经过特性调用参数化模块。所有名字、
+        形状与类都从对象上读出。
+
+    === "English"
+
+        Left, a `Linear` instance before registration: its class's MRO, `weight` and `bias` in
+        `_parameters`. Right, the same kind of object after it: its class is now a generated
+        subclass (one more level in the MRO) whose class dict holds a `weight` property; the
+        instance's `_parameters` keeps only `bias`, the old weight is now
+        `parametrizations.weight.original`, and reading `m.weight` goes through the property to
+        the parametrization module. Every name, shape and class is read from the objects.
+    """
+    before, after = parametrized_linear(nn)
+    out = ['digraph "parametrize-class-swap" {\n', GRAPH_ATTRS]
+    out.append("  graph [rankdir=TB, nodesep=0.25, ranksep=0.35];\n")
+    out.append('  node [shape=box, style="rounded,filled", fillcolor="#eef1fb"];\n')
+
+    def mro_nodes(prefix, obj):
+        # 中: 类的 MRO 自上而下画成一条链（object 不画）。
+        # EN: The class's MRO drawn top down as a chain (object left out).
+        chain = [c for c in type(obj).__mro__ if c is not object]
+        for i, cls in enumerate(chain):
+            kind = "生成的子类 / generated subclass" if i == 0 and prefix == "a" else "class"
+            label = f"{cls.__name__}\n({kind})"
+            fill = "#fff3d6" if kind != "class" else "#dfe6ff"
+            out.append(f'    "{prefix}_cls{i}" [label={q(label)}, fillcolor="{fill}"];\n')
+            if i:
+                out.append(f'    "{prefix}_cls{i - 1}" -> "{prefix}_cls{i}" [label="base"];\n')
+        return chain
+
+    out.append('  subgraph cluster_before {\n    label="注册之前 / before"; style=dashed;\n')
+    mro_nodes("b", before)
+    params = "\\l".join(f"  {n}: {shape_of(p)}" for n, p in before._parameters.items()) + "\\l"
+    out.append(f'    "b_inst" [label="m\\l_parameters:\\l{params}", fillcolor="#e8f5e9"];\n')
+    out.append('    "b_cls0" -> "b_inst" [style=dotted, label="实例 / instance"];\n  }\n')
+
+    out.append(
+        '  subgraph cluster_after {\n    label="register_parametrization(m, \\"weight\\", Symmetric()) 之后 / after";'
+        " style=dashed;\n"
+    )
+    chain = mro_nodes("a", after)
+    prop = vars(chain[0]).get("weight")
+    prop_label = f"{chain[0].__name__}.weight\n({type(prop).__name__})"
+    out.append(f'    "a_prop" [label={q(prop_label)}, shape=note, fillcolor="#fff3d6"];\n')
+    out.append('    "a_cls0" -> "a_prop" [label="class dict"];\n')
+    params = "\\l".join(f"  {n}: {shape_of(p)}" for n, p in after._parameters.items()) + "\\l"
+    out.append(f'    "a_inst" [label="m\\l_parameters:\\l{params}", fillcolor="#e8f5e9"];\n')
+    out.append('    "a_cls0" -> "a_inst" [style=dotted, label="实例 / instance"];\n')
+    plist = after.parametrizations.weight
+    out.append(
+        f'    "a_dict" [label="parametrizations\\n{type(after.parametrizations).__name__}"];\n'
+    )
+    out.append(f'    "a_list" [label="weight\\n{type(plist).__name__}"];\n')
+    original = f"original\n{type(plist.original).__name__} {shape_of(plist.original)}"
+    out.append(f'    "a_orig" [label={q(original)}, fillcolor="#e8f5e9"];\n')
+    for i, parametrization in enumerate(plist):
+        out.append(f'    "a_p{i}" [label="[{i}] {type(parametrization).__name__}"];\n')
+        out.append(f'    "a_list" -> "a_p{i}";\n')
+    out.append('    "a_inst" -> "a_dict" [label="_modules"];\n')
+    out.append('    "a_dict" -> "a_list";\n    "a_list" -> "a_orig";\n')
+    out.append(
+        '    "a_prop" -> "a_list" [color="#3f51b5", fontcolor="#3f51b5", '
+        'label="m.weight 读取时调用 / reading m.weight calls"];\n'
+    )
+    out.append("  }\n}\n")
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------------------------
 # All diagrams / 全部图
 # ---------------------------------------------------------------------------------------------
@@ -1118,6 +1215,7 @@ def generate_all() -> "OrderedDict[str, str]":
     import annotated_optim
 
     dots["optimizer-state-dict"] = optimizer_state_dot(annotated_nn, annotated_optim)
+    dots["parametrize-class-swap"] = parametrize_dot(annotated_nn)
     return dots
 
 

@@ -929,6 +929,15 @@ DIAGRAM_TITLES = {
         "state_dict(): every tensor replaced by an integer. The number on a dashed edge is that "
         "tensor's integer in the state_dict, in order of appearance across all groups.",
     ),
+    "parametrize-class-swap": (
+        "register_parametrization 之前与之后（实时生成）",
+        "Before and after register_parametrization (live)",
+        "同一种模块注册参数化前后：实例的类换成了生成的子类（MRO 多一层），weight 成了这个子类上的"
+        "特性；原参数从 _parameters 移到 parametrizations.weight.original。",
+        "One kind of module before and after registration: the instance's class becomes a generated "
+        "subclass (one more MRO level) and weight a property of that subclass; the original "
+        "parameter moves from _parameters to parametrizations.weight.original.",
+    ),
 }
 
 

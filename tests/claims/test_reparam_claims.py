@@ -1,0 +1,153 @@
+"""Claims of the reparametrization chapters (parametrize, norms, prune), on torch.nn and annotated_nn."""
+
+from __future__ import annotations
+
+import importlib
+import io
+
+import pytest
+import torch
+from claim import each_nn, proves
+
+
+def utils(nn, name):
+    """`nn.utils.<name>` as a module, for torch.nn or annotated_nn."""
+    return importlib.import_module(f"{nn.__name__}.utils.{name}")
+
+
+def symmetric_linear(nn):
+    """A Linear(3, 3) whose weight is parametrized to be symmetric."""
+    parametrize = utils(nn, "parametrize")
+
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(0, 1)
+
+    m = nn.Linear(3, 3)
+    parametrize.register_parametrization(m, "weight", Symmetric())
+    return m, parametrize
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "The class swap",
+    "the instance's class becomes Parametrized<Name>, a subclass",
+)
+@each_nn()
+def test_class_swap(nn):
+    m, _ = symmetric_linear(nn)
+    assert type(m).__name__ == "ParametrizedLinear"
+    assert type(m).__mro__[1] is nn.Linear
+    assert isinstance(vars(type(m))["weight"], property)
+    assert "weight" not in m._parameters
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "Pitfalls",
+    "the state_dict holds original, not weight; keys do not match a plain model",
+)
+@each_nn()
+def test_state_dict_holds_original(nn):
+    m, _ = symmetric_linear(nn)
+    assert list(m.state_dict()) == ["bias", "parametrizations.weight.original"]
+    result = nn.Linear(3, 3).load_state_dict(m.state_dict(), strict=False)
+    assert result.missing_keys == ["weight"]
+    assert result.unexpected_keys == ["parametrizations.weight.original"]
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md", "Pitfalls", "torch.save(model) raises; remove first"
+)
+@each_nn()
+def test_cannot_pickle_until_removed(nn):
+    m, parametrize = symmetric_linear(nn)
+    with pytest.raises(RuntimeError, match="Serialization of parametrized modules"):
+        torch.save(m, io.BytesIO())
+    parametrize.remove_parametrizations(m, "weight")
+    torch.save(m, io.BytesIO())
+    assert type(m) is nn.Linear
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "Pitfalls",
+    "after removal weight is the same object as original, now after bias",
+)
+@each_nn()
+def test_remove_keeps_the_object_and_reorders(nn):
+    m, parametrize = symmetric_linear(nn)
+    original = m.parametrizations.weight.original
+    value = m.weight.detach().clone()
+    parametrize.remove_parametrizations(m, "weight")
+    assert m.weight is original and torch.equal(m.weight, value)
+    assert [n for n, _ in m.named_parameters()] == ["bias", "weight"]
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "Pitfalls",
+    "every read recomputes; cached() computes once per block",
+)
+@each_nn()
+def test_caching(nn):
+    m, parametrize = symmetric_linear(nn)
+    calls = []
+    m.parametrizations.weight[0].register_forward_hook(lambda *a: calls.append(1))
+    m.weight, m.weight, m.weight
+    assert len(calls) == 3
+    with parametrize.cached():
+        assert m.weight is m.weight
+    assert len(calls) == 4
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "weight_orig parameter, weight_mask buffer, the method is the pre-hook",
+)
+@each_nn()
+def test_prune_layout(nn):
+    prune = utils(nn, "prune")
+    m = nn.Linear(4, 2)
+    method = prune.l1_unstructured(m, "weight", amount=0.5)._forward_pre_hooks
+    hook = next(iter(method.values()))
+    assert isinstance(hook, prune.L1Unstructured) and callable(hook)
+    assert [n for n, _ in m.named_parameters()] == ["bias", "weight_orig"]
+    assert [n for n, _ in m.named_buffers()] == ["weight_mask"]
+    assert "weight" not in m._parameters and torch.equal(m.weight, m.weight_orig * m.weight_mask)
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "a second pruning picks among elements not yet pruned",
+)
+@each_nn()
+def test_iterative_pruning_only_adds(nn):
+    prune = utils(nn, "prune")
+    torch.manual_seed(0)
+    m = nn.Linear(4, 2)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    first = m.weight_mask.clone()
+    prune.random_unstructured(m, "weight", amount=1)
+    assert int((m.weight_mask == 0).sum()) == 5
+    assert torch.all(m.weight_mask <= first)
+    assert type(next(iter(m._forward_pre_hooks.values()))).__name__ == "PruningContainer"
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "remove brings back the weight_orig object as weight, after bias",
+)
+@each_nn()
+def test_prune_remove_reuses_orig(nn):
+    prune = utils(nn, "prune")
+    m = nn.Linear(4, 2)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    orig, masked = m.weight_orig, m.weight.detach().clone()
+    prune.remove(m, "weight")
+    assert m.weight is orig and torch.equal(m.weight, masked)
+    assert [n for n, _ in m.named_parameters()] == ["bias", "weight"]
+    assert not prune.is_pruned(m) and not m._forward_pre_hooks
