@@ -490,3 +490,28 @@ def test_deepcopy_drops_warned_switch(optim):
     opt = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
     assert opt._warned_capturable_if_run_uncaptured is True
     assert not hasattr(copy.deepcopy(opt), "_warned_capturable_if_run_uncaptured")
+
+
+@proves(
+    "docs/chapters/optim/clip-grad.md",
+    "Gradient clipping",
+    "returns the norm before clipping; never scales up; NaN when not finite",
+)
+@each_optim()
+def test_clip_grad_norm_semantics(optim):
+    import annotated_nn
+
+    nn_utils = torch.nn.utils if optim is torch.optim else annotated_nn.utils
+    w = torch.zeros(2, requires_grad=True)
+    w.grad = torch.tensor([3.0, 4.0])
+    assert nn_utils.clip_grad_norm_([w], max_norm=1.0).item() == 5.0
+    assert torch.allclose(w.grad, torch.tensor([0.6, 0.8]))
+    w.grad = torch.tensor([0.3, 0.4])
+    nn_utils.clip_grad_norm_([w], max_norm=1.0)
+    assert torch.equal(w.grad, torch.tensor([0.3, 0.4]))
+    w.grad = torch.tensor([float("inf"), 1.0])
+    nn_utils.clip_grad_norm_([w], max_norm=1.0)
+    assert torch.isnan(w.grad).any()
+    w.grad = torch.tensor([float("inf"), 1.0])
+    with pytest.raises(RuntimeError):
+        nn_utils.clip_grad_norm_([w], max_norm=1.0, error_if_nonfinite=True)

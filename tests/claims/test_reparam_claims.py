@@ -151,3 +151,42 @@ def test_prune_remove_reuses_orig(nn):
     assert m.weight is orig and torch.equal(m.weight, masked)
     assert [n for n, _ in m.named_parameters()] == ["bias", "weight"]
     assert not prune.is_pruned(m) and not m._forward_pre_hooks
+
+
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "Fusing into convolutions",
+    "fusion needs eval mode; result equals conv then bn up to rounding",
+)
+@each_nn()
+def test_fusion(nn):
+    fusion = utils(nn, "fusion")
+    torch.manual_seed(0)
+    conv, bn = nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4)
+    bn.running_mean.uniform_(-1, 1)
+    bn.running_var.uniform_(0.5, 2)
+    with pytest.raises(AssertionError):
+        fusion.fuse_conv_bn_eval(conv, bn)
+    conv.eval(), bn.eval()
+    fused = fusion.fuse_conv_bn_eval(conv, bn)
+    x = torch.randn(1, 3, 8, 8)
+    assert type(fused) is nn.Conv2d and isinstance(fused.weight, nn.Parameter)
+    assert torch.allclose(fused(x), bn(conv(x)), atol=1e-6)
+    assert fused is not conv
+
+
+@proves(
+    "docs/chapters/layers/conv.md",
+    "The memory format of the weights",
+    "weights become channels_last in place; same module returned",
+)
+@each_nn()
+def test_memory_format(nn):
+    memory_format = utils(nn, "memory_format")
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Sequential(nn.ConvTranspose2d(4, 2, 3)))
+    before = [p.detach().clone() for p in model.parameters()]
+    out = memory_format.convert_conv2d_weight_memory_format(model, torch.channels_last)
+    assert out is model
+    assert model[0].weight.is_contiguous(memory_format=torch.channels_last)
+    assert model[1][0].weight.is_contiguous(memory_format=torch.channels_last)
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
