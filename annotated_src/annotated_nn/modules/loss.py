@@ -12,7 +12,8 @@ r"""Loss layers. / 损失函数层。
       `size_average`/`reduce` 换算成 `reduction`；
     - [`_WeightedLoss`][annotated_nn.modules.loss._WeightedLoss]：再多一个按类别的权重
       `weight`，登记为缓冲区（buffer），所以会进入状态字典（state_dict）并随 `.to()` 迁移；
-    - 具体的损失类只重写 `__init__`（新增选项）和 `forward`。
+    - 具体的损失类通常只重写 `__init__`（新增选项）和 `forward`（`LinearCrossEntropyLoss` 例外：
+      它还自带一个 `linear` 子模块并重写 `extra_repr`）。
 
 === "English"
 
@@ -27,9 +28,12 @@ r"""Loss layers. / 损失函数层。
       `size_average`/`reduce` arguments into `reduction`;
     - [`_WeightedLoss`][annotated_nn.modules.loss._WeightedLoss] adds a per-class `weight`,
       registered as a buffer, so it enters the state_dict and moves with `.to()`;
-    - concrete losses override only `__init__` (extra options) and `forward`.
+    - concrete losses usually override only `__init__` (extra options) and `forward`
+      (`LinearCrossEntropyLoss` is the exception: it owns a `linear` submodule and overrides
+      `extra_repr`).
 """
 
+import math
 from collections.abc import Callable
 
 from torch import Tensor
@@ -38,10 +42,10 @@ from typing_extensions import deprecated
 
 from .. import functional as F
 from .distance import PairwiseDistance
+from .linear import Linear
+from .linear_cross_entropy_options import LinearCrossEntropyOptions
 from .module import Module
 
-# DIFF(torch 2.13): 中: 没有 LinearCrossEntropyLoss（依赖 2.13 新增的 LinearCrossEntropyOptions）。
-# DIFF(torch 2.13): EN: LinearCrossEntropyLoss is left out (it needs 2.13's new LinearCrossEntropyOptions).
 __all__ = [
     "L1Loss",
     "NLLLoss",
@@ -58,6 +62,7 @@ __all__ = [
     "HuberLoss",
     "SoftMarginLoss",
     "CrossEntropyLoss",
+    "LinearCrossEntropyLoss",
     "MultiLabelSoftMarginLoss",
     "CosineEmbeddingLoss",
     "MarginRankingLoss",
@@ -1671,4 +1676,234 @@ class CTCLoss(_Loss):
             self.blank,
             self.reduction,
             self.zero_infinity,
+        )
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    r"""The last linear layer and cross entropy in one module. / 把最后的线性层与交叉熵合在一个模块里。
+
+    === "中文"
+
+        分类模型通常以 `Linear` 把特征变成 `C` 个类别的 logits，再交给
+        [`CrossEntropyLoss`][annotated_nn.modules.loss.CrossEntropyLoss]。这个损失把两步合成一步：
+        它自己持有那个线性层（子模块 `linear`，默认不带偏置），`forward(input, target)` 接收的是
+        特征而不是 logits。`options=None`（默认）时结果与下面的写法相同：
+
+            logits = F.linear(input, W, b).reshape(*input.shape[:-1], C, *out_features)
+            loss = F.cross_entropy(logits, target, weight, ...)
+
+        合在一起的好处在于可以不把 logits 整个算出来：传入
+        [`LinearCrossEntropyOptions`][annotated_nn.modules.linear_cross_entropy_options.LinearCrossEntropyOptions]
+        后，torch 的 `F.linear_cross_entropy` 按批次分块计算，同一时刻只有一块 `(行数, C)` 的
+        logits；不满足分块条件时（例如 `label_smoothing != 0` 或给了 `out_features`）torch 发出
+        警告并改走上面的参考实现。
+
+        `out_features=(d1, ..., dK)` 给出 K 维损失：每个样本在每个位置都有 `C` 个 logits，目标形状为
+        `(N, d1, ..., dK)`。`Linear` 的权重只能是二维，所以参数按扁平形状
+        `(C * d1 * ... * dK, in_features)` 存放，`forward` 里再重塑。`ignore_index` 默认是 `None`：
+        类别下标目标按 `-100` 处理，概率目标则不许给 `ignore_index`。
+        1.5.1 → 2.13：新增了这个损失（1.5.1 里没有）。
+
+    === "English"
+
+        A classifier usually ends with a `Linear` that turns features into logits for `C`
+        classes, followed by
+        [`CrossEntropyLoss`][annotated_nn.modules.loss.CrossEntropyLoss]. This loss fuses the
+        two: it owns that linear layer itself (the submodule `linear`, without bias by default),
+        and `forward(input, target)` takes features, not logits. With `options=None` (the
+        default) the result equals:
+
+            logits = F.linear(input, W, b).reshape(*input.shape[:-1], C, *out_features)
+            loss = F.cross_entropy(logits, target, weight, ...)
+
+        Fusing pays off because the logits need not be computed all at once: given a
+        [`LinearCrossEntropyOptions`][annotated_nn.modules.linear_cross_entropy_options.LinearCrossEntropyOptions],
+        torch's `F.linear_cross_entropy` works through the batch in chunks, with one
+        `(rows, C)` chunk of logits at a time; when a call does not qualify for chunking (for
+        instance `label_smoothing != 0`, or `out_features` given) torch warns and takes the
+        reference path above.
+
+        `out_features=(d1, ..., dK)` gives a K-dimensional loss: every example has `C` logits
+        at each position, and the target has shape `(N, d1, ..., dK)`. A `Linear` weight can
+        only be 2-dim, so the parameters are stored flat, `(C * d1 * ... * dK, in_features)`,
+        and reshaped in `forward`. `ignore_index` defaults to `None`: class-index targets treat
+        it as `-100`, and probability targets do not allow an `ignore_index` at all.
+        1.5.1 → 2.13: this loss was added (1.5.1 did not have it).
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> loss = nn.LinearCrossEntropyLoss(5, 10)
+        >>> loss.linear
+        Linear(in_features=5, out_features=10, bias=False)
+        >>> loss(torch.randn(3, 5), torch.tensor([1, 0, 9])).shape
+        torch.Size([])
+    """
+
+    # 中: 与 torch 相同，`options` 不在 `__constants__` 里：它是 dataclass，TorchScript 不能编译它。
+    # EN: As in torch, `options` is not in `__constants__`: it is a dataclass TorchScript cannot
+    # EN: compile.
+    __constants__ = [
+        "num_classes",
+        "out_features",
+        "reduction",
+        "ignore_index",
+        "label_smoothing",
+    ]
+    num_classes: int
+    out_features: tuple[int, ...]
+    reduction: str
+    ignore_index: int | None
+    label_smoothing: float
+    options: LinearCrossEntropyOptions | None
+
+    def __init__(
+        self,
+        in_features: int,
+        num_classes: int,
+        *,
+        out_features: tuple[int, ...] = (),
+        bias: bool = False,
+        device=None,
+        dtype=None,
+        reduction: str = "mean",
+        weight: Tensor | None = None,
+        ignore_index: int | None = None,
+        label_smoothing: float = 0.0,
+        options: LinearCrossEntropyOptions | None = None,
+    ) -> None:
+        r"""Check the class weights and smoothing, then build the flat linear layer. / 检查类别权重与平滑量，再建扁平的线性层。
+
+        === "中文"
+
+            `in_features`、`num_classes` 之后的参数都只能按关键字传。`device`/`dtype` 只作用于
+            线性层的参数，不作用于 `weight`。
+
+        === "English"
+
+            Everything after `in_features` and `num_classes` is keyword-only. `device`/`dtype`
+            apply to the linear layer's parameters only, not to `weight`.
+
+        Args:
+            in_features: Features per input row. / 每行输入的特征数。
+            num_classes: Number of classes, `C`. / 类别数 `C`。
+            out_features: Extra dimensions `(d1, ..., dK)` of a K-dim loss. / K 维损失的额外维度 `(d1, ..., dK)`。
+            bias: Whether `linear` has a bias. / `linear` 是否带偏置。
+            device: Device of the linear layer's parameters. / 线性层参数所在的设备。
+            dtype: Dtype of the linear layer's parameters. / 线性层参数的数据类型。
+            reduction: `"none"`, `"mean"` or `"sum"`. / `"none"`、`"mean"` 或 `"sum"`。
+            weight: Per-class weights of shape `(C,)`, or `None`. / 形状 `(C,)` 的类别权重，或 `None`。
+            ignore_index: Target value to ignore, or `None`. / 要忽略的目标值，或 `None`。
+            label_smoothing: Smoothing amount in [0, 1]. / 平滑量，取值 [0, 1]。
+            options: Chunking settings, or `None` for the reference path. / 分块设置；`None` 表示参考实现。
+
+        Raises:
+            RuntimeError: `weight` is not `(C,)`, or `label_smoothing` is outside [0, 1]. / `weight` 形状不是 `(C,)`，或 `label_smoothing` 不在 [0, 1] 内。
+        """
+        # 中: 两项检查都在 `Module` 初始化之前，文字与 torch 相同（都是 RuntimeError）。与
+        # 中: `CrossEntropyLoss` 不同，这里在构造时就检查 `label_smoothing`，而不是等到前向传播。
+        # EN: Both checks come before `Module` is initialized, with torch's texts (both
+        # EN: RuntimeError). Unlike `CrossEntropyLoss`, `label_smoothing` is checked here at
+        # EN: construction rather than in the forward pass.
+        if weight is not None and weight.shape != (num_classes,):
+            raise RuntimeError(
+                f"expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}"
+            )
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(
+                f"expected label_smoothing to be in range [0, 1], got {label_smoothing}"
+            )
+        # 中: 没有旧式的 `size_average`/`reduce`；`weight` 作为缓冲区登记，在 `linear` 之前，
+        # 中: 所以状态字典里 `weight` 排在 `linear.weight` 前面。
+        # EN: No legacy `size_average`/`reduce`; `weight` is registered as a buffer before
+        # EN: `linear` exists, so in the state_dict `weight` comes before `linear.weight`.
+        super().__init__(weight=weight, size_average=None, reduce=None, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        # 中: `Linear` 只支持二维权重，所以输出数取 `C * d1 * ... * dK`（`math.prod` 以
+        # 中: `num_classes` 为初值），`forward` 里再把权重重塑成 `(C, d1, ..., dK, in_features)`。
+        # EN: `Linear` supports 2-dim weights only, so its output count is `C * d1 * ... * dK`
+        # EN: (`math.prod` starting from `num_classes`); `forward` reshapes the weight to
+        # EN: `(C, d1, ..., dK, in_features)`.
+        self.linear = Linear(
+            in_features,
+            math.prod(out_features, start=num_classes),
+            bias=bias,
+            device=device,
+            dtype=dtype,
+        )
+        self.options = options
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        r"""Project to logits and compute the cross entropy. / 投影成 logits 并计算交叉熵。
+
+        === "中文"
+
+            把扁平的权重与偏置重塑成多维形状，连同所有选项交给 `F.linear_cross_entropy`；
+            输入维数、形状以及概率目标与 `ignore_index` 的冲突都在那里检查。
+
+        === "English"
+
+            Reshapes the flat weight and bias to their multi-dimensional shapes and hands them,
+            with every option, to `F.linear_cross_entropy`, which checks the input's
+            dimensionality, the shapes, and a probability target clashing with `ignore_index`.
+
+        Args:
+            input: Features, `(in_features,)` or `(N, in_features)`. / 特征，形状 `(in_features,)` 或 `(N, in_features)`。
+            target: Class indices or class probabilities. / 类别下标或类别概率。
+
+        Returns:
+            The loss. / 损失值。
+        """
+        # 中: `reshape` 对连续的参数返回视图，梯度经它流回扁平的 `linear.weight`/`linear.bias`。
+        # EN: `reshape` of a contiguous parameter returns a view, through which gradients flow back
+        # EN: to the flat `linear.weight`/`linear.bias`.
+        linear_weight = self.linear.weight.reshape(
+            (self.num_classes, *self.out_features, self.linear.in_features)
+        )
+        linear_bias = (
+            self.linear.bias.reshape((self.num_classes, *self.out_features))
+            if self.linear.bias is not None
+            else None
+        )
+        # 中: 是否分块由 `F.linear_cross_entropy` 按 `options` 与这次调用的条件决定。
+        # EN: Whether to chunk is decided by `F.linear_cross_entropy` from `options` and this
+        # EN: call's conditions.
+        return F.linear_cross_entropy(
+            input,
+            linear_weight,
+            target,
+            linear_bias=linear_bias,
+            weight=self.weight,
+            reduction=self.reduction,
+            ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing,
+            options=self.options,
+        )
+
+    def extra_repr(self) -> str:
+        r"""Every setting, on one line. / 把所有设置写成一行。
+
+        === "中文"
+
+            与 torch 相同，`reduction` 不带引号，`options` 用它自己的 `repr`；子模块 `linear` 另起一行显示。
+
+        === "English"
+
+            As in torch, `reduction` is unquoted and `options` shows its own `repr`; the
+            submodule `linear` is shown on its own line.
+
+        Returns:
+            The settings string. / 设置字符串。
+        """
+        return (
+            f"in_features={self.linear.in_features},"
+            f" num_classes={self.num_classes},"
+            f" out_features={self.out_features},"
+            f" bias={self.linear.bias is not None},"
+            f" reduction={self.reduction},"
+            f" ignore_index={self.ignore_index},"
+            f" label_smoothing={self.label_smoothing},"
+            f" options={self.options}"
         )
