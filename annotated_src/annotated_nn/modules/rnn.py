@@ -25,11 +25,18 @@ import weakref
 
 import torch
 from torch import _VF, Tensor
-from torch.nn.utils.rnn import PackedSequence
+
+# 中: 打包输入按 torch 的 `PackedSequence` 检查：我们的 `PackedSequence` 是它的子类，所以一次
+# 中: `isinstance` 同时接受 torch 的和我们的打包序列；打包输出总是用我们的类构造。
+# EN: Packed input is checked against torch's `PackedSequence`: ours subclasses it, so one
+# EN: `isinstance` accepts torch's packed sequences and ours alike; packed output is always
+# EN: built with our class.
+from torch.nn.utils.rnn import PackedSequence as _TorchPackedSequence
 from typing_extensions import deprecated
 
 from annotated_nn import init
 from annotated_nn.parameter import Parameter
+from annotated_nn.utils.rnn import PackedSequence
 
 from .module import Module
 
@@ -1145,7 +1152,7 @@ class RNN(RNNBase):
         # EN: sizes `batch_sizes` and the two permutations. The largest batch is `batch_sizes[0]`.
         num_directions = 2 if self.bidirectional else 1
         orig_input = input
-        if isinstance(orig_input, PackedSequence):
+        if isinstance(orig_input, _TorchPackedSequence):
             input, batch_sizes, sorted_indices, unsorted_indices = input
             max_batch_size = batch_sizes[0]
             if hx is None:
@@ -1279,8 +1286,16 @@ class RNN(RNNBase):
         # 中: 排回用户的批次顺序。
         # EN: Packed in, packed out, with the same `batch_sizes` and permutations; h_n goes back
         # EN: to the user's batch order through `unsorted_indices`.
-        if isinstance(orig_input, PackedSequence):
-            output_packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        if isinstance(orig_input, _TorchPackedSequence):
+            # 中: 输出与输入同属一族：我们的打包序列（含其子类）得到我们的类，其余的得到 torch 的类，
+            # 中: 与 `torch.nn.RNN` 总是返回 torch 的类相对应。
+            # EN: The output joins the input's family: our packed sequences (subclasses included)
+            # EN: get our class, any other gets torch's, matching `torch.nn.RNN`, which always
+            # EN: returns torch's class.
+            packed_class = (
+                PackedSequence if isinstance(orig_input, PackedSequence) else _TorchPackedSequence
+            )
+            output_packed = packed_class(output, batch_sizes, sorted_indices, unsorted_indices)
             return output_packed, self.permute_hidden(hidden, unsorted_indices)
 
         # 中: 去掉前面补的批次维：output 在 `batch_dim`，h_n 在第 1 维。
@@ -1472,7 +1487,7 @@ class LSTM(RNNBase):
         batch_sizes = None
         num_directions = 2 if self.bidirectional else 1
         real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
-        if isinstance(orig_input, PackedSequence):
+        if isinstance(orig_input, _TorchPackedSequence):
             # 中: 打包输入：拆包同 `RNN.forward`；默认 (h_0, c_0) 是两个宽度不同的全零张量。
             # EN: Packed input: unpacked as in `RNN.forward`; the default (h_0, c_0) is two zero
             # EN: tensors of different widths.
@@ -1619,13 +1634,19 @@ class LSTM(RNNBase):
         hidden = result[1:]
 
         # 中: 打包输入得到打包输出；(h_n, c_n) 都按 `unsorted_indices` 排回用户顺序。
-        # 中: 无批次时去掉补上的批次维（h 与 c 都在第 1 维）。
         # EN: Packed in, packed out; (h_n, c_n) both return to the user's order through
-        # EN: `unsorted_indices`. Unbatched: drop the added batch dimensions (dimension 1 of h
-        # EN: and c).
-        if isinstance(orig_input, PackedSequence):
-            output_packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        # EN: `unsorted_indices`.
+        if isinstance(orig_input, _TorchPackedSequence):
+            # 中: 输出的类按 `RNN.forward` 中的同一规则选择。
+            # EN: The output's class is chosen by the same rule as in `RNN.forward`.
+            packed_class = (
+                PackedSequence if isinstance(orig_input, PackedSequence) else _TorchPackedSequence
+            )
+            output_packed = packed_class(output, batch_sizes, sorted_indices, unsorted_indices)
             return output_packed, self.permute_hidden(hidden, unsorted_indices)
+
+        # 中: 无批次时去掉补上的批次维（h 与 c 都在第 1 维）。
+        # EN: Unbatched: drop the added batch dimensions (dimension 1 of h and c).
         if not is_batched:
             output = output.squeeze(batch_dim)
             hidden = (hidden[0].squeeze(1), hidden[1].squeeze(1))
@@ -1714,7 +1735,7 @@ class GRU(RNNBase):
         # EN: Packed input: unpacking, the zero default h_0, or reordering the user's h_0 for the
         # EN: kernel, all as in `RNN.forward`.
         orig_input = input
-        if isinstance(orig_input, PackedSequence):
+        if isinstance(orig_input, _TorchPackedSequence):
             input, batch_sizes, sorted_indices, unsorted_indices = input
             max_batch_size = batch_sizes[0]
             if hx is None:
@@ -1826,8 +1847,13 @@ class GRU(RNNBase):
         output = result[0]
         hidden = result[1]
 
-        if isinstance(orig_input, PackedSequence):
-            output_packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        if isinstance(orig_input, _TorchPackedSequence):
+            # 中: 输出的类按 `RNN.forward` 中的同一规则选择。
+            # EN: The output's class is chosen by the same rule as in `RNN.forward`.
+            packed_class = (
+                PackedSequence if isinstance(orig_input, PackedSequence) else _TorchPackedSequence
+            )
+            output_packed = packed_class(output, batch_sizes, sorted_indices, unsorted_indices)
             return output_packed, self.permute_hidden(hidden, unsorted_indices)
         # 中: 无批次时去掉补上的批次维：output 在 `batch_dim`，h_n 在第 1 维。
         # EN: Unbatched: drop the added batch dimensions, output's at `batch_dim`, h_n's at 1.
