@@ -351,6 +351,14 @@ SECTION_TABLE = re.compile(
 )
 
 
+def _is_private_api_entry(location: str) -> bool:
+    """Whether a search entry is the section of a private object. / 搜索条目是否属于私有对象的小节。"""
+    if "#annotated_" not in location:
+        return False
+    parts = location.split("#", 1)[1].split(".")
+    return any(part.startswith("_") and not part.startswith("__") for part in parts)
+
+
 def on_post_build(config, **kwargs):
     """Write the comparison fragments. / 写出对照片段文件。"""
     folder = Path(config["site_dir"]) / COMPARE_DIR
@@ -369,6 +377,14 @@ def on_post_build(config, **kwargs):
         # EN: A lighter index: tags removed (a plain-text snippet is enough) and UTF-8 instead of
         # EN: \uXXXX escapes (3 bytes per Chinese character, not 6). The browser downloads it whole.
         for doc in docs:
+            # 中: 私有对象（点号路径里有以单下划线开头的部分）只留摘要那一段：标题仍可搜到，
+            #     说明在书页上读；它们有三百多个，占了索引的一成。
+            # EN: Private objects (a dotted-path part starting with one underscore) keep only
+            #     their summary paragraph: the title stays searchable and the rest is read on
+            #     the page; there are over three hundred of them, a tenth of the index.
+            if _is_private_api_entry(doc["location"]):
+                first = re.match(r"\s*<p>.*?</p>", doc["text"], re.S)
+                doc["text"] = first.group(0) if first else doc["text"]
             doc["text"] = re.sub(r"\s{2,}", " ", re.sub(r"<[^>]+>", " ", doc["text"])).strip()
             # 中: API 条目只留摘要与正文：参数、返回值、异常、示例的表格在书页上看，不进索引
             #     （它们占了索引的近四分之一；对象名仍可由标题搜到，参数名大多也出现在正文里）。

@@ -3,18 +3,20 @@ r"""Utilities that mirror `torch.utils.hooks` and `torch.nn.utils`. / 对应 `to
 === "中文"
 
     本包的结构与 `torch.nn.utils` 相同，各文件都在这里重写（它们都要操作模块或参数本身）：
-    重参数化的 `parametrize`（它与 `parametrizations`、`rnn` 由 `annotated_nn/__init__.py` 在模块系统
-    就绪后导入）；`stateless` 与 `skip_init`；梯度裁剪（`clip_grad`）与参数、向量互转（`convert_parameters`）；
-    卷积与 BatchNorm 的融合（`fusion`）和卷积权重的内存格式（`memory_format`）；第一代重参数化
-    `weight_norm` 与 `spectral_norm`（前向预钩子加状态字典钩子）。`hooks` 对应 `torch.utils.hooks`。
+    重参数化的 `parametrize` 与 `parametrizations`（由 `annotated_nn/__init__.py` 在模块系统
+    就绪后导入）；变长序列的打包与填充（`rnn`）；`stateless` 与 `skip_init`；梯度裁剪
+    （`clip_grad`）与参数、向量互转（`convert_parameters`）；卷积与 BatchNorm 的融合（`fusion`）
+    和卷积权重的内存格式（`memory_format`）；第一代重参数化 `weight_norm` 与 `spectral_norm`
+    （前向预钩子加状态字典钩子）。`hooks` 对应 `torch.utils.hooks`。
 
 === "English"
 
     The package is laid out like `torch.nn.utils`, and each file is rewritten here (they all
-    work on modules or parameters themselves): `parametrize` for reparametrizations (it,
-    `parametrizations` and `rnn` are imported by `annotated_nn/__init__.py` once the module
-    system is ready); `stateless` and `skip_init`; gradient clipping
-    (`clip_grad`) and the parameter/vector conversions (`convert_parameters`); the fusion of
+    work on modules or parameters themselves): `parametrize` and `parametrizations` for
+    reparametrizations (imported by `annotated_nn/__init__.py` once the module system is
+    ready); packing and padding of variable-length sequences (`rnn`); `stateless` and
+    `skip_init`; gradient clipping (`clip_grad`) and the parameter/vector conversions
+    (`convert_parameters`); the fusion of
     convolutions with BatchNorm (`fusion`) and the memory format of convolution weights
     (`memory_format`); the first-generation reparametrizations `weight_norm` and `spectral_norm`
     (a forward pre-hook plus state_dict hooks). `hooks` mirrors `torch.utils.hooks`.
@@ -22,6 +24,7 @@ r"""Utilities that mirror `torch.utils.hooks` and `torch.nn.utils`. / 对应 `to
 
 from . import (
     hooks,  # noqa: F401
+    rnn,
     stateless,
 )
 from .clip_grad import (
@@ -66,6 +69,7 @@ __all__ = [
     "parametrize",
     "remove_spectral_norm",
     "remove_weight_norm",
+    "rnn",
     "skip_init",
     "spectral_norm",
     "stateless",
