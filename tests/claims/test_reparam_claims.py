@@ -190,3 +190,22 @@ def test_memory_format(nn):
     assert model[0].weight.is_contiguous(memory_format=torch.channels_last)
     assert model[1][0].weight.is_contiguous(memory_format=torch.channels_last)
     assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+
+@proves(
+    "docs/chapters/layers/rnn.md",
+    "Packed sequences",
+    "batch_sizes[t] counts live sequences; unsorted_indices inverts sorted_indices",
+)
+@each_nn()
+def test_packed_sequence_layout(nn):
+    rnn_utils = utils(nn, "rnn")
+    lengths = [2, 4, 3]
+    packed = rnn_utils.pack_padded_sequence(
+        torch.zeros(3, 4, 2), lengths, batch_first=True, enforce_sorted=False
+    )
+    assert packed.batch_sizes.tolist() == [sum(n > t for n in lengths) for t in range(4)]
+    assert packed.sorted_indices[packed.unsorted_indices].tolist() == [0, 1, 2]
+    assert [lengths[i] for i in packed.sorted_indices.tolist()] == sorted(lengths, reverse=True)
+    out, _ = nn.GRU(2, 3)(packed)
+    assert type(out) is type(packed)
