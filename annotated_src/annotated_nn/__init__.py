@@ -68,6 +68,7 @@ from annotated_nn.parameter import (
 #     cannot import them (a circular import); importing them here, once the module system is
 #     ready, gives torch's result: `annotated_nn.utils.parametrize` and the others are there
 #     from the start.
+import annotated_nn.utils.parametrizations  # noqa: E402, F401
 import annotated_nn.utils.parametrize  # noqa: E402, F401
 
 

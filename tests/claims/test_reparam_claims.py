@@ -209,3 +209,59 @@ def test_packed_sequence_layout(nn):
     assert [lengths[i] for i in packed.sorted_indices.tolist()] == sorted(lengths, reverse=True)
     out, _ = nn.GRU(2, 3)(packed)
     assert type(out) is type(packed)
+
+
+@proves(
+    "docs/chapters/reparam/norms.md",
+    "Weight norm and spectral norm",
+    "spectral_norm's _u/_v advance at each read in training only",
+)
+@each_nn()
+def test_spectral_norm_power_iteration_in_training_only(nn):
+    parametrizations = utils(nn, "parametrizations")
+    torch.manual_seed(0)
+    m = parametrizations.spectral_norm(nn.Linear(4, 3))
+    sn = m.parametrizations.weight[0]
+    u = sn._u.clone()
+    m.weight
+    assert not torch.equal(sn._u, u)
+    m.eval()
+    u = sn._u.clone()
+    m.weight
+    assert torch.equal(sn._u, u)
+
+
+@proves(
+    "docs/chapters/reparam/norms.md",
+    "Weight norm and spectral norm",
+    "first-generation spectral_norm records its version in _metadata",
+)
+@each_nn()
+def test_old_spectral_norm_metadata(nn):
+    m = nn.utils.spectral_norm(nn.Linear(4, 3))
+    sd = m.state_dict()
+    assert list(sd) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    assert sd._metadata[""]["spectral_norm"] == {"weight.version": 1}
+
+
+@proves(
+    "docs/chapters/reparam/norms.md",
+    "Weight norm and spectral norm",
+    "old weight_g/weight_v keys load into the new weight_norm",
+)
+@each_nn()
+def test_weight_norm_keys_migrate(nn):
+    import warnings
+
+    parametrizations = utils(nn, "parametrizations")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        old = nn.utils.weight_norm(nn.Linear(4, 3))
+    new = parametrizations.weight_norm(nn.Linear(4, 3))
+    assert list(new.state_dict()) == [
+        "bias",
+        "parametrizations.weight.original0",
+        "parametrizations.weight.original1",
+    ]
+    new.load_state_dict(old.state_dict())
+    assert torch.equal(new.weight, old.weight)

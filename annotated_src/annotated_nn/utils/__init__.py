@@ -66,6 +66,7 @@ __all__ = [
     "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
+    "parametrizations",
     "parametrize",
     "remove_spectral_norm",
     "remove_weight_norm",
