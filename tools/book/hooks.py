@@ -352,11 +352,16 @@ SECTION_TABLE = re.compile(
 
 
 def _is_private_api_entry(location: str) -> bool:
-    """Whether a search entry is the section of a private object. / 搜索条目是否属于私有对象的小节。"""
+    """Whether a search entry is a private object's or a special method's section. / 搜索条目是否属于私有对象或特殊方法的小节。"""
     if "#annotated_" not in location:
         return False
     parts = location.split("#", 1)[1].split(".")
-    return any(part.startswith("_") and not part.startswith("__") for part in parts)
+    # 中: 单下划线开头的部分（私有对象），以及特殊方法（`__init__`、`__repr__` 等）本身。
+    # EN: A part with one leading underscore (a private object), or a special method itself
+    #     (`__init__`, `__repr__` and so on).
+    return any(part.startswith("_") and not part.startswith("__") for part in parts) or (
+        parts[-1].startswith("__") and parts[-1].endswith("__")
+    )
 
 
 def on_post_build(config, **kwargs):
@@ -377,11 +382,11 @@ def on_post_build(config, **kwargs):
         # EN: A lighter index: tags removed (a plain-text snippet is enough) and UTF-8 instead of
         # EN: \uXXXX escapes (3 bytes per Chinese character, not 6). The browser downloads it whole.
         for doc in docs:
-            # 中: 私有对象（点号路径里有以单下划线开头的部分）只留摘要那一段：标题仍可搜到，
-            #     说明在书页上读；它们有三百多个，占了索引的一成。
-            # EN: Private objects (a dotted-path part starting with one underscore) keep only
-            #     their summary paragraph: the title stays searchable and the rest is read on
-            #     the page; there are over three hundred of them, a tenth of the index.
+            # 中: 私有对象与特殊方法（共六百多个）只留摘要那一段：标题仍可搜到，说明在书页上读；
+            #     否则它们占索引的一成以上。
+            # EN: Private objects and special methods (over six hundred) keep only their summary
+            #     paragraph: the title stays searchable and the rest is read on the page;
+            #     otherwise they take more than a tenth of the index.
             if _is_private_api_entry(doc["location"]):
                 first = re.match(r"\s*<p>.*?</p>", doc["text"], re.S)
                 doc["text"] = first.group(0) if first else doc["text"]
