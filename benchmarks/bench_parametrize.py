@@ -1,8 +1,9 @@
-"""Time annotated_nn.utils.parametrizations against torch.nn.utils.parametrizations, in one process.
+"""Time annotated_nn's reparametrizations and pruning against torch's, in one process.
 
 Each case builds the same small model with torch.nn and with annotated_nn, parametrizes it
 (orthogonal, weight_norm or spectral_norm in training mode, on every Linear / Conv2d weight) and
-times one forward + backward pass on a fixed batch. The two libraries are timed in interleaved
+times one forward + backward pass on a fixed batch; the "pruned" cases prune every weight with
+`l1_unstructured` (amount 0.5) and time one forward pass, as the pruning hook runs there. The two libraries are timed in interleaved
 rounds (alternating which goes first) so that machine noise hits both alike. It prints the median
 time of each and the median of the per-round ratios ours/torch.
 
@@ -17,10 +18,14 @@ import torch
 import torch.nn as tnn
 import torch.nn.utils.parametrizations as tPs
 
+import torch.nn.utils.prune as tprune
+
 import annotated_nn as ann
 import annotated_nn.utils.parametrizations as aPs
+import annotated_nn.utils.prune as aprune
 
 LIBS = {"torch": (tnn, tPs), "ours": (ann, aPs)}
+PRUNE = {"torch": tprune, "ours": aprune}
 
 
 def mlp(nn):
@@ -56,6 +61,8 @@ CASES = [
     ("conv", convnet, "orthogonal", {}),
     ("conv", convnet, "weight_norm", {}),
     ("conv", convnet, "spectral_norm", {}),
+    ("mlp", mlp, "pruned (forward)", {}),
+    ("conv", convnet, "pruned (forward)", {}),
 ]
 
 
@@ -64,13 +71,21 @@ def build(lib, make, how, options):
     nn, P = LIBS[lib]
     torch.manual_seed(0)
     model, x = make(nn)
+    pruned = how.startswith("pruned")
     if how != "none":
         for layer in model:
             if isinstance(layer, (nn.Linear, nn.Conv2d)):
-                getattr(P, how)(layer, **options)
+                if pruned:
+                    PRUNE[lib].l1_unstructured(layer, "weight", amount=0.5)
+                else:
+                    getattr(P, how)(layer, **options)
     model.train()
 
     def step():
+        if pruned:
+            with torch.no_grad():
+                model(x)
+            return
         model.zero_grad(set_to_none=True)
         model(x).square().mean().backward()
 
