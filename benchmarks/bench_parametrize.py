@@ -17,7 +17,6 @@ import timeit
 import torch
 import torch.nn as tnn
 import torch.nn.utils.parametrizations as tPs
-
 import torch.nn.utils.prune as tprune
 
 import annotated_nn as ann
