@@ -99,8 +99,9 @@ class Adam(Optimizer):
         学习率和两个 β 可以是单元素张量；foreach 实现要求此时同时打开 `capturable`。
 
         `capturable=True` 让步数留在参数的设备上、偏差校正也用张量运算，从而可以录进 CUDA
-        图；它只在 CUDA、XPU、HPU 等设备上被接受，在 CPU 上 `step` 会报 `AssertionError`
-        （`fused=True` 除外：fused 实现不看这个开关）。
+        图；它只在 CUDA、XPU、HPU 等设备上被接受，在 CPU 上即时执行的 `step` 会报
+        `AssertionError`（`fused=True` 除外：fused 实现不看这个开关；`torch.compile` 下这项
+        检查交给编译器，不报错）。
 
     === "English"
 
@@ -116,9 +117,9 @@ class Adam(Optimizer):
 
         `capturable=True` keeps the step count on the parameter's device and computes the bias
         corrections with tensor operations, so the step can be recorded into a CUDA graph; it
-        is accepted only on devices such as CUDA, XPU and HPU, and on CPU `step` raises
-        `AssertionError` (except with `fused=True`: the fused implementation ignores the
-        switch).
+        is accepted only on devices such as CUDA, XPU and HPU, and on CPU an eager `step`
+        raises `AssertionError` (except with `fused=True`: the fused implementation ignores the
+        switch; under `torch.compile` the check is left to the compiler and nothing is raised).
 
     Args:
         params: Parameters, named parameters, or parameter groups. / 参数、带名字的参数或参数组。
@@ -536,16 +537,28 @@ class Adam(Optimizer):
                 weight_decay=group["weight_decay"],
                 eps=group["eps"],
                 maximize=group["maximize"],
-                # 中: `torch.compile` 追踪 torch 自己的优化器时，dynamo 在被追踪的参数组里把
-                #     `capturable` 当作 `True`（见 `torch/_dynamo/variables/optimizer.py`）；我们的
-                #     类不是 `torch.optim.Optimizer`，得不到这种特殊处理，于是在这里照做，编译后
-                #     的结果才与编译后的 torch 逐位相同。即时执行时 `is_compiling()` 为假，不受影响。
-                # EN: When `torch.compile` traces torch's own optimizers, dynamo treats
-                #     `capturable` as `True` in the traced groups (see
-                #     `torch/_dynamo/variables/optimizer.py`); our class is no
-                #     `torch.optim.Optimizer` and gets no such special handling, so it does the
-                #     same here, and compiled results match compiled torch bit for bit. In eager
-                #     mode `is_compiling()` is false and nothing changes.
+                # DIFF(torch 2.13): `capturable` is forced on while compiling
+                # 中: torch 这里写的是 `capturable=group["capturable"]`。`torch.compile` 追踪
+                #     torch 自己的优化器时，dynamo 把每个被追踪参数组里的 `capturable` 换成 `True`
+                #     （`torch/_dynamo/variables/optimizer.py` 的 `_set_capturable`），编译后的一步
+                #     因此走张量形式的偏差校正。我们的类不是 `torch.optim.Optimizer`，dynamo 不会
+                #     替它换，所以在这里照做：不这样做，编译后的单张量实现与编译后的 torch 在末位上
+                #     不同，foreach 实现则根本追踪不了。这里只改传给 `adam` 的值，不改参数组；dynamo
+                #     另外做的事（把 CUDA/XPU 上尚无状态的参数组的 `capturable` 永久设为 `True`、
+                #     把 CPU 上的步数移到参数的设备上）没有照做。即时执行时 `is_compiling()` 为假，
+                #     与 torch 完全相同。
+                # EN: torch's line is `capturable=group["capturable"]`. When `torch.compile`
+                #     traces torch's own optimizers, dynamo replaces `capturable` with `True` in
+                #     every traced group (`_set_capturable` in
+                #     `torch/_dynamo/variables/optimizer.py`), so the compiled step takes the
+                #     tensor bias corrections. Our class is no `torch.optim.Optimizer` and dynamo
+                #     doesn't do this for it, so it is done here: without it, the compiled
+                #     single-tensor step differs from compiled torch in the last bits, and the
+                #     foreach one fails to trace. Only the value passed to `adam` changes, not the
+                #     group; what dynamo does besides (setting `capturable` to `True` for good in
+                #     CUDA/XPU groups that have no state yet, moving steps on the CPU to the
+                #     parameters' device) is not imitated. In eager mode `is_compiling()` is false
+                #     and everything is as in torch.
                 capturable=group["capturable"] or torch.compiler.is_compiling(),
                 # 中: 其余开关，以及 GradScaler 的两项：`getattr` 的默认值 `None` 表示没有
                 #     GradScaler 介入。
@@ -1154,7 +1167,9 @@ def _fused_adam(
         内核一次完成第 2–5 步；耦合衰减用 `_fused_adam_`，解耦衰减用 `_fused_adamw_`。步数
         在调用内核之前由这里加一（内核读取加一后的步数）。内核还处理 GradScaler：用
         `grad_scale` 反缩放梯度；`found_inf` 非零时整步跳过，这里再把刚加上的步数减回去。
-        `grad_scale`、`found_inf` 与非 CPU 上的张量 lr 按设备各复制一份（每个设备一次）。
+        `grad_scale`、`found_inf` 与非 CPU 上的张量 lr 按设备缓存副本，每个设备留用第一份
+        （`grad_scale`/`found_inf` 的 `.to()` 仍在每组都执行一次，因为 `setdefault` 总会先求值
+        它的参数）。
         `has_complex` 与 `capturable` 只为签名一致而保留：fused 不接受复数参数，步数本来
         就在设备上。
 
@@ -1165,7 +1180,9 @@ def _fused_adam(
         kernel reads the incremented count). The kernel also handles GradScaler: it unscales
         the gradients by `grad_scale`; a nonzero `found_inf` skips the whole step, and the
         increment just made is subtracted again here. `grad_scale`, `found_inf` and a tensor
-        lr not on the CPU are copied to each device (once per device). `has_complex` and
+        lr not on the CPU get per-device cached copies, the first one for each device being
+        kept (the `.to()` of `grad_scale`/`found_inf` still runs for every group, as
+        `setdefault` always evaluates its argument). `has_complex` and
         `capturable` are kept only for a uniform signature: fused takes no complex
         parameters, and the steps are on the device anyway.
 

@@ -10,7 +10,7 @@ r"""AdamW: Adam with decoupled weight decay; mirrors `torch.optim.adamw`. / Adam
     torch 2.13 里 AdamW 不再有自己的实现：[`AdamW`][annotated_optim.adamw.AdamW] 是
     [`Adam`][annotated_optim.adam.Adam] 的子类，固定 `decoupled_weight_decay=True`；
     函数式的 [`adamw`][annotated_optim.adamw.adamw] 也只是带上这个开关调用
-    [`adam`][annotated_optim.adam.adam]。与 `Adam` 唯一可见的默认值差别是
+    [`adam`][annotated_optim.adam.adam]。除了这个固定的开关，与 `Adam` 唯一不同的默认值是
     `weight_decay=1e-2`（`Adam` 是 0）。
 
 === "English"
@@ -25,8 +25,8 @@ r"""AdamW: Adam with decoupled weight decay; mirrors `torch.optim.adamw`. / Adam
     [`AdamW`][annotated_optim.adamw.AdamW] is a subclass of
     [`Adam`][annotated_optim.adam.Adam] with `decoupled_weight_decay=True` fixed, and the
     functional [`adamw`][annotated_optim.adamw.adamw] just calls
-    [`adam`][annotated_optim.adam.adam] with that switch. The only visible difference in
-    defaults from `Adam` is `weight_decay=1e-2` (`Adam` has 0).
+    [`adam`][annotated_optim.adam.adam] with that switch. Apart from that fixed switch, the
+    only default that differs from `Adam`'s is `weight_decay=1e-2` (`Adam` has 0).
 """
 
 from typing import Any
@@ -45,15 +45,20 @@ class AdamW(Adam):
     === "中文"
 
         状态、实现的选择和各选项的限制都与 [`Adam`][annotated_optim.adam.Adam] 相同；参数组
-        里的 `decoupled_weight_decay` 总是 `True`（也出现在 repr 和状态字典里）。构造函数
-        没有 `decoupled_weight_decay` 参数，传入它会得到 `TypeError`。
+        里的 `decoupled_weight_decay` 由 `defaults` 补成 `True`（也出现在 repr 和状态字典里），
+        反序列化或 `load_state_dict` 之后也强制为 `True`。只有参数组字典里显式写了 `False`
+        （构造时或经 `add_param_group`）时，这个组才保留 `False`、按 L2 方式衰减，与 torch
+        相同。构造函数没有 `decoupled_weight_decay` 参数，传入它会得到 `TypeError`。
 
     === "English"
 
         State, implementation choice and option limits are those of
-        [`Adam`][annotated_optim.adam.Adam]; `decoupled_weight_decay` in the groups is always
-        `True` (it shows in the repr and the state_dict too). The constructor has no
-        `decoupled_weight_decay` parameter; passing one gives a `TypeError`.
+        [`Adam`][annotated_optim.adam.Adam]; `decoupled_weight_decay` in the groups is filled
+        in as `True` from `defaults` (it shows in the repr and the state_dict too), and forced
+        back to `True` after unpickling or `load_state_dict`. Only a group dict that says
+        `False` explicitly (at construction or through `add_param_group`) keeps `False` and
+        decays the L2 way, as in torch. The constructor has no `decoupled_weight_decay`
+        parameter; passing one gives a `TypeError`.
 
     Args:
         params: Parameters, named parameters, or parameter groups. / 参数、带名字的参数或参数组。
