@@ -265,3 +265,300 @@ def test_weight_norm_keys_migrate(nn):
     ]
     new.load_state_dict(old.state_dict())
     assert torch.equal(new.weight, old.weight)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "Note [Copies share the parametrized class]",
+    "a deep copy shares the class; removing on the copy breaks the original; one cache entry",
+)
+@each_nn()
+def test_deepcopy_shares_the_class(nn):
+    import copy
+
+    parametrize = utils(nn, "parametrize")
+    m, _ = symmetric_linear(nn)
+    c = copy.deepcopy(m)
+    assert type(c) is type(m)
+    with torch.no_grad():
+        c.parametrizations.weight.original.zero_()
+    with parametrize.cached():
+        assert c.weight is m.weight  # the first read (the copy's zeros) is what both get
+    assert not torch.equal(m.weight, c.weight)
+    parametrize.remove_parametrizations(c, "weight")
+    with pytest.raises(AttributeError):
+        m.weight
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "Pitfalls",
+    "the class reverts only when the last parametrization is removed",
+)
+@each_nn()
+def test_class_reverts_with_the_last_parametrization(nn):
+    m, parametrize = symmetric_linear(nn)
+    parametrize.register_parametrization(m, "bias", nn.Identity())
+    generated = type(m)
+    parametrize.remove_parametrizations(m, "weight")
+    assert type(m) is generated and "weight" not in vars(generated)
+    parametrize.remove_parametrizations(m, "bias")
+    assert type(m) is nn.Linear and not hasattr(m, "parametrizations")
+
+
+@proves(
+    "docs/chapters/reparam/parametrize.md",
+    "Pitfalls",
+    "inside cached(), an in-place change of original is not seen by later reads",
+)
+@each_nn()
+def test_cache_is_stale_after_in_place_update(nn):
+    m, parametrize = symmetric_linear(nn)
+    with parametrize.cached():
+        before = m.weight.detach().clone()
+        with torch.no_grad():
+            m.parametrizations.weight.original.add_(1)
+        assert torch.equal(m.weight, before)
+    assert not torch.equal(m.weight, before)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "annotated_nn.utils.parametrize",
+    "a failed check leaves class and tables, but right_inverse's one tensor is already written",
+)
+@each_nn()
+def test_failed_registration_keeps_structure_not_value(nn):
+    parametrize = utils(nn, "parametrize")
+
+    class ShapeChanging(nn.Module):
+        def forward(self, X):
+            return X[:2]
+
+        def right_inverse(self, A):
+            return A.triu()
+
+    m = nn.Linear(3, 3)
+    before = m.weight.detach().clone()
+    with pytest.raises(ValueError, match="may not change the shape"):
+        parametrize.register_parametrization(m, "weight", ShapeChanging())
+    assert type(m) is nn.Linear and list(m._parameters) == ["weight", "bias"]
+    assert torch.equal(m.weight, before.triu()) and not torch.equal(m.weight, before)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrizations.py",
+    "weight_norm",
+    "dim=0 is per slice of dim 0 (input channels of ConvTranspose); dim=None gives a 0-dim g",
+)
+@each_nn()
+def test_weight_norm_dims(nn):
+    parametrizations = utils(nn, "parametrizations")
+    g = parametrizations.weight_norm(nn.Linear(4, 3)).parametrizations.weight.original0
+    assert g.shape == (3, 1)
+    g = parametrizations.weight_norm(nn.ConvTranspose2d(2, 5, 3)).parametrizations.weight.original0
+    assert g.shape == (2, 1, 1, 1)
+    g = parametrizations.weight_norm(nn.Linear(4, 3), dim=None).parametrizations.weight.original0
+    assert g.shape == ()
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrizations.py",
+    "_SpectralNorm",
+    "registering in training mode runs 15 + n_power_iterations steps; eval reads run none",
+)
+@each_nn()
+def test_spectral_norm_power_steps(nn, monkeypatch):
+    parametrizations = utils(nn, "parametrizations")
+    steps = []
+    power_method = parametrizations._SpectralNorm._power_method
+
+    def counting(self, weight_mat, n):
+        steps.append(n)
+        return power_method(self, weight_mat, n)
+
+    monkeypatch.setattr(parametrizations._SpectralNorm, "_power_method", counting)
+    m = parametrizations.spectral_norm(nn.Linear(4, 3), n_power_iterations=3)
+    assert steps == [15, 3]
+    m.weight
+    assert steps == [15, 3, 3]
+    m.eval()
+    m.weight
+    assert steps == [15, 3, 3]
+    parametrizations.spectral_norm(nn.Linear(4, 3).eval(), n_power_iterations=3)
+    assert steps == [15, 3, 3, 15]
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrizations.py",
+    "_Orthogonal.forward",
+    "householder: weight decay moves the -1 diagonal to -0.99, .int() makes it 0, columns vanish",
+)
+@each_nn()
+def test_householder_weight_decay_pitfall(nn):
+    parametrizations = utils(nn, "parametrizations")
+    torch.manual_seed(0)
+    m = parametrizations.orthogonal(nn.Linear(3, 5))
+    assert m.parametrizations.weight[0].orthogonal_map.name == "householder"
+    assert m.parametrizations.weight[0].base.shape == (5, 5)
+    original = m.parametrizations.weight.original
+    assert torch.equal(original, -torch.eye(5, 3))
+    opt = torch.optim.SGD(m.parameters(), lr=0.1, weight_decay=0.1)
+    m.weight.sum().backward()
+    assert torch.all(original.grad.diagonal() == 0)
+    opt.step()
+    assert torch.equal(m.weight, torch.zeros(5, 3))
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrizations.py",
+    "orthogonal",
+    "appended with trivialization, base stays None until an assignment (needs right_inverse)",
+)
+@each_nn()
+def test_orthogonal_appended_needs_an_assignment(nn):
+    parametrize = utils(nn, "parametrize")
+    parametrizations = utils(nn, "parametrizations")
+
+    class Same(nn.Module):
+        def forward(self, X):
+            return X
+
+        def right_inverse(self, X):
+            return X
+
+    m = nn.Linear(3, 3)
+    parametrize.register_parametrization(m, "weight", Same())
+    parametrizations.orthogonal(m)
+    with pytest.raises(TypeError):
+        m.weight
+    m.weight = torch.eye(3)
+    assert torch.allclose(m.weight, torch.eye(3))
+    m = nn.Linear(3, 3)
+    parametrize.register_parametrization(m, "weight", nn.Identity())
+    parametrizations.orthogonal(m)
+    with pytest.raises(RuntimeError, match="does not implement right_inverse"):
+        m.weight = torch.eye(3)
+
+
+@proves(
+    "docs/chapters/layers/rnn.md",
+    "Packed sequences",
+    "enforce_sorted=True keeps both index fields None; our RNNs return the input's "
+    "PackedSequence type, torch's always torch's",
+)
+@each_nn()
+def test_packed_sequence_output_type(nn):
+    from annotated_nn.utils.rnn import pack_sequence as ours
+    from torch.nn.utils.rnn import PackedSequence as TorchPacked
+    from torch.nn.utils.rnn import pack_sequence as torchs
+
+    rnn_utils = utils(nn, "rnn")
+    packed = rnn_utils.pack_sequence([torch.ones(3, 2), torch.ones(1, 2)])
+    assert packed.sorted_indices is None and packed.unsorted_indices is None
+    lstm = nn.LSTM(2, 3)
+    for pack in (ours, torchs):
+        inp = pack([torch.ones(3, 2), torch.ones(1, 2)])
+        out, _ = lstm(inp)
+        expected = type(inp) if nn is not torch.nn else TorchPacked
+        assert type(out) is expected
+
+
+@proves(
+    "docs/chapters/layers/normalization.md",
+    "Fusing into convolutions",
+    "a BatchNorm without running statistics cannot be fused; the originals stay unchanged",
+)
+@each_nn()
+def test_fusion_needs_running_stats_and_copies(nn):
+    fusion = utils(nn, "fusion")
+    conv = nn.Conv2d(3, 4, 3, bias=False).eval()
+    with pytest.raises(AssertionError, match="must not be None"):
+        fusion.fuse_conv_bn_eval(conv, nn.BatchNorm2d(4, track_running_stats=False).eval())
+    weight = conv.weight.detach().clone()
+    fused = fusion.fuse_conv_bn_eval(conv, nn.BatchNorm2d(4).eval())
+    assert conv.bias is None and torch.equal(conv.weight, weight)
+    assert fused.bias is not None and not fused.bias.requires_grad
+
+
+@proves(
+    "docs/chapters/layers/conv.md",
+    "The memory format of the weights",
+    "the parameter object stays; only its .data is replaced",
+)
+@each_nn()
+def test_memory_format_keeps_parameter_object(nn):
+    memory_format = utils(nn, "memory_format")
+    conv = nn.Conv2d(3, 4, 3)
+    weight = conv.weight
+    memory_format.convert_conv2d_weight_memory_format(conv, torch.channels_last)
+    assert conv.weight is weight
+    assert weight.is_contiguous(memory_format=torch.channels_last)
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/adaptive.py",
+    "AdaptiveLogSoftmaxWithLoss",
+    "head has shortlist + clusters outputs; tail i projects to in_features // div_value**(i+1); "
+    "predict equals log_prob(...).argmax(1)",
+)
+@each_nn()
+def test_adaptive_softmax_structure_and_predict(nn):
+    torch.manual_seed(0)
+    asm = nn.AdaptiveLogSoftmaxWithLoss(16, 20, cutoffs=[4, 10], div_value=4.0)
+    assert asm.head.out_features == 4 + 2
+    assert [cluster[0].out_features for cluster in asm.tail] == [4, 1]
+    assert [cluster[1].out_features for cluster in asm.tail] == [6, 10]
+    x = torch.randn(64, 16)
+    assert torch.equal(asm.predict(x), asm.log_prob(x).argmax(dim=1))
+    target = torch.randint(0, 20, (64,))
+    out = asm(x, target)
+    assert torch.allclose(out.output, asm.log_prob(x).gather(1, target[:, None]).squeeze(1))
+    assert torch.allclose(out.loss, -out.output.mean())
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/linear_cross_entropy_options.py",
+    "LinearCrossEntropyOptions",
+    "batch_chunk_size=None lets chunking_method decide; a given size turns 'auto' off",
+)
+@each_nn()
+def test_lce_options_chunk_size_resolution(nn):
+    cpu = torch.device("cpu")
+    resolved = nn.LinearCrossEntropyOptions()._adjust(1024, 64, 32000, torch.float32, cpu)
+    assert resolved.chunking_method == "aspect_ratio:2" and resolved.batch_chunk_size == 2
+    whole = nn.LinearCrossEntropyOptions(chunking_method=None)._adjust(
+        1024, 64, 32000, torch.float32, cpu
+    )
+    assert whole.batch_chunk_size == 1024
+    given = nn.LinearCrossEntropyOptions(batch_chunk_size=3)._adjust(
+        1024, 64, 32000, torch.float32, cpu
+    )
+    assert given.chunking_method is None and given.batch_chunk_size == 3
+
+
+@proves(
+    "annotated_src/annotated_nn/modules/loss.py",
+    "LinearCrossEntropyLoss",
+    "chunked path: a second backward raises unless allow_retain_graph; weight precedes "
+    "linear.weight in the state_dict",
+)
+@each_nn()
+def test_lce_loss_second_backward_and_state_dict(nn):
+    torch.manual_seed(0)
+    x, t = torch.randn(8, 4), torch.randint(0, 6, (8,))
+    loss = nn.LinearCrossEntropyLoss(4, 6, options=nn.LinearCrossEntropyOptions())
+    out = loss(x, t)
+    out.backward(retain_graph=True)
+    with pytest.raises(RuntimeError, match="called twice"):
+        out.backward()
+    keep = nn.LinearCrossEntropyOptions(allow_retain_graph=True)
+    loss = nn.LinearCrossEntropyLoss(4, 6, options=keep)
+    out = loss(x, t)
+    out.backward(retain_graph=True)
+    out.backward()
+    assert list(nn.LinearCrossEntropyLoss(4, 6, weight=torch.ones(6)).state_dict()) == [
+        "weight",
+        "linear.weight",
+    ]
+    assert list(nn.LinearCrossEntropyLoss(4, 6).state_dict()) == ["linear.weight"]

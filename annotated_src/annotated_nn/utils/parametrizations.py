@@ -7,7 +7,7 @@ r"""Ready-made parametrizations: `orthogonal`, `weight_norm`, `spectral_norm`; m
 
     | 函数 | 参数化模块 | 原始张量 | 读取 `module.weight` 得到 |
     | --- | --- | --- | --- |
-    | `orthogonal` | `_Orthogonal` | `original`（外加缓冲区 `base`） | 正交（复数时为酉）矩阵 |
+    | `orthogonal` | `_Orthogonal` | `original`（默认外加缓冲区 `base`） | 正交（复数时为酉）矩阵 |
     | `weight_norm` | `_WeightNorm` | `original0` = `g`，`original1` = `v` | `g * v / ‖v‖` |
     | `spectral_norm` | `_SpectralNorm` | `original`（外加缓冲区 `_u`、`_v`） | `W / σ(W)` |
 
@@ -34,7 +34,7 @@ r"""Ready-made parametrizations: `orthogonal`, `weight_norm`, `spectral_norm`; m
 
     | function | parametrization | originals | reading `module.weight` gives |
     | --- | --- | --- | --- |
-    | `orthogonal` | `_Orthogonal` | `original` (plus a `base` buffer) | an orthogonal (unitary) matrix |
+    | `orthogonal` | `_Orthogonal` | `original` (plus a `base` buffer by default) | an orthogonal (unitary) matrix |
     | `weight_norm` | `_WeightNorm` | `original0` = `g`, `original1` = `v` | `g * v / ‖v‖` |
     | `spectral_norm` | `_SpectralNorm` | `original` (plus `_u` and `_v` buffers) | `W / σ(W)` |
 
@@ -75,14 +75,16 @@ def _is_orthogonal(Q: Tensor, eps: float | None = None) -> bool:
     === "中文"
 
         检查 `Q^H Q ≈ I_k`（`Q` 为 `n × k`，可以是一批矩阵），绝对容差 `10 · n · eps(dtype)`，
-        随行数 `n` 增长（`Q^H Q` 的每个元素是 `n` 项之和）。
+        随行数 `n` 增长（`Q^H Q` 的每个元素是 `n` 项之和）；`torch.allclose` 默认的相对容差
+        `1e-5` 仍然生效，只作用在对角线上（那里 `I` 的元素为 1）。
         参数 `eps` 与 torch 一样被忽略（函数体直接覆盖它），保留它只为签名一致。
 
     === "English"
 
         Checks `Q^H Q ≈ I_k` (`Q` is `n × k`, possibly a batch) with an absolute tolerance of
         `10 · n · eps(dtype)`, growing with the row count `n` (each entry of `Q^H Q` is a sum of
-        `n` terms). The
+        `n` terms); `torch.allclose`'s default relative tolerance `1e-5` still applies, on the
+        diagonal only (where the entries of `I` are 1). The
         `eps` argument is ignored as in torch (the body overwrites it); it is kept only so
         that the signature matches.
 
@@ -499,7 +501,8 @@ def orthogonal(
 
         坑（torch 中同样存在）：把使用平凡化的 `orthogonal` 追加到已参数化的张量上时，
         注册不会调用 `right_inverse`，`base` 仍是 `None`，读取 `weight` 报 TypeError；
-        先赋一次值（`module.weight = ...`）才会填好 `base`。
+        先赋一次值（`module.weight = ...`）才会填好 `base`——这要求链上先前的每个参数化
+        都实现了 `right_inverse`，否则赋值报 RuntimeError。
 
     === "English"
 
@@ -524,7 +527,9 @@ def orthogonal(
 
         A pitfall (the same in torch): appending `orthogonal` with trivialization to a tensor
         that is already parametrized does not call `right_inverse`, so `base` stays `None` and
-        reading `weight` raises TypeError; one assignment (`module.weight = ...`) fills `base`.
+        reading `weight` raises TypeError; one assignment (`module.weight = ...`) fills `base`,
+        provided every earlier parametrization in the chain implements `right_inverse`
+        (otherwise the assignment raises RuntimeError).
 
     Args:
         module: The module owning the tensor. / 持有该张量的模块。
@@ -667,14 +672,16 @@ class _WeightNorm(Module):
 
         === "中文"
 
-            `g` 是沿 `dim` 以外各维的 2-范数（保留 `dim` 为原长，其余维长度为 1），
-            `v` 就是 `weight` 本身，所以 `forward(g, v)` 还原出 `weight`（至多差舍入误差）。
+            `g` 是沿 `dim` 以外各维的 2-范数（保留 `dim` 为原长，其余维长度为 1；`dim` 为 `-1`
+            时是整个张量的范数，一个 0 维标量），`v` 就是 `weight` 本身，所以 `forward(g, v)`
+            还原出 `weight`（至多差舍入误差）。
             返回两个张量，于是原始张量叫 `original0`、`original1`。
 
         === "English"
 
             `g` is the 2-norm over every dimension but `dim` (`dim` keeps its length, the
-            others become 1), `v` is `weight` itself, so `forward(g, v)` gives `weight` back
+            others become 1; with `dim` `-1` it is the norm of the whole tensor, a 0-dim
+            scalar), `v` is `weight` itself, so `forward(g, v)` gives `weight` back
             (up to rounding). Two tensors are returned, hence the originals `original0` and
             `original1`.
 
@@ -698,7 +705,9 @@ def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
         让大小 `g` 与方向 `v` 分开学习。注册
         [`_WeightNorm`][annotated_nn.utils.parametrizations._WeightNorm] 参数化：
         `parametrizations.<name>.original0` 是 `g`，`original1` 是 `v`。`dim=0`（默认）
-        时每个输出通道一个范数；`dim=None` 时整个张量一个范数。这两个原始张量是新的参数对象，
+        时沿第 0 维的每个切片一个范数（`Linear` 与卷积是每个输出通道；转置卷积的权重是
+        `(in, out, ...)`，于是是每个输入通道，这里不像 `spectral_norm` 那样改用 `1`）；
+        `dim=None` 时整个张量一个范数（`g` 是 0 维标量）。这两个原始张量是新的参数对象，
         优化器要在注册之后创建（或重新加入它们）。
 
         兼容旧检查点：另外注册一个加载状态字典的预钩子（pre-hook）`_weight_norm_compat_hook`，
@@ -712,9 +721,11 @@ def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
         `w = g * v / ‖v‖`, so that the magnitude `g` and the direction `v` are learned
         separately. Registers a [`_WeightNorm`][annotated_nn.utils.parametrizations._WeightNorm]
         parametrization: `parametrizations.<name>.original0` is `g`, `original1` is `v`. With
-        `dim=0` (default) each output channel gets its own norm; with `dim=None` the whole
-        tensor gets one. The two originals are new parameter objects: build the optimizer after
-        registering (or add them to it).
+        `dim=0` (default) each slice along dimension 0 gets its own norm (each output channel
+        of `Linear` and convolutions; a transposed convolution's weight is `(in, out, ...)`, so
+        there it is each input channel: unlike `spectral_norm`, no switch to `1`); with
+        `dim=None` the whole tensor gets one (`g` is a 0-dim scalar). The two originals are new
+        parameter objects: build the optimizer after registering (or add them to it).
 
         Old checkpoints: a load_state_dict pre-hook `_weight_norm_compat_hook` is registered as
         well; it renames the `<name>_g` and `<name>_v` saved by the old

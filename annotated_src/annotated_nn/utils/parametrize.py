@@ -21,6 +21,11 @@ r"""Parametrizations: a tensor attribute computed from hidden originals; mirrors
     3. **装 property**：在新类上放一个名为 `weight` 的 property：读取时运行参数化，
        赋值时调用 `right_inverse` 把新值写回 `original`。
 
+    代码里的实际顺序是先建好 `ParametrizationList`（全部检查都在这时运行）并删除原张量，
+    再换类、装 property：检查失败时模块的类和各张表都保持原样——但张量的值未必：
+    `right_inverse` 返回一个张量时，它的结果在最后的 dtype 与形状检查之前就已用 `set_()`
+    写进了原张量。
+
     [`remove_parametrizations`][annotated_nn.utils.parametrize.remove_parametrizations]
     把这三步倒过来：删 property、把张量放回原处、最后一个参数化移除后把类换回去。
 
@@ -51,6 +56,12 @@ r"""Parametrizations: a tensor attribute computed from hidden originals; mirrors
        runs the parametrization, assigning to it calls `right_inverse` to write the new value
        back into `original`.
 
+    In the code the actual order is: build the `ParametrizationList` first (every check runs
+    then) and delete the tensor, then swap the class and install the property; a failed check
+    leaves the module's class and tables as they were, but not necessarily the tensor's value:
+    when `right_inverse` returns one tensor, its result is written into the tensor with
+    `set_()` before the final dtype and shape checks.
+
     [`remove_parametrizations`][annotated_nn.utils.parametrize.remove_parametrizations] undoes
     the three steps: it deletes the property, puts the tensor back, and restores the class once
     the last parametrization is gone.
@@ -69,7 +80,8 @@ Note: Note [Copies share the parametrized class] 副本共用参数化类
         - 在副本上给新的张量注册参数化，property 也会出现在原模块上；原模块的
           `parametrizations` 里没有这个名字，读取它得到 KeyError。
         - property 在注册时记住了**原模块**：在 [`cached`][annotated_nn.utils.parametrize.cached]
-          里，缓存的键是 `(id(原模块), 名字)`，副本读到的是原模块缓存下来的值。
+          里，缓存的键是 `(id(原模块), 名字)`，于是副本与原模块共用同一个缓存项：块内谁先被读取，
+          另一个随后读到的就是那同一个张量（由先读者的原始张量算出）。
 
         需要独立的副本时，新建模块并加载状态字典，或在副本上从头注册参数化。
 
@@ -87,7 +99,9 @@ Note: Note [Copies share the parametrized class] 副本共用参数化类
           raises KeyError.
         - The property remembers the *original* module from when it was registered: inside
           [`cached`][annotated_nn.utils.parametrize.cached] the cache key is
-          `(id(original), name)`, so the copy reads the value cached for the original.
+          `(id(original), name)`, so the copy and the original share one cache entry: whichever
+          is read first inside the block, the other then gets that same tensor (computed from
+          the first one's originals).
 
         For an independent copy, build a new module and load the state_dict, or register the
         parametrizations on the copy from scratch.
@@ -141,7 +155,8 @@ def cached() -> Iterator[None]:
         在这个上下文管理器里，第一次读取的结果被缓存，之后直接返回同一个张量对象；
         离开最外层的 `with` 时缓存被清空。可以嵌套：只有最外层退出才清空。
         缓存的张量保留计算图，所以反向传播（backward pass）照常经过参数化。
-        注意：缓存期间修改 `original`，读到的仍是旧值。
+        注意：在块内就地修改 `original`（例如 `optimizer.step()`）之后，读到的仍是修改前算出的
+        那个张量。
 
     === "English"
 
@@ -151,7 +166,8 @@ def cached() -> Iterator[None]:
         first read is cached and later reads return that same tensor object; the cache is
         dropped when the outermost `with` exits. Nesting is allowed: only the outermost exit
         clears. The cached tensor keeps its graph, so the backward pass still goes through the
-        parametrization. Beware: changing `original` while caching still reads the old value.
+        parametrization. Beware: after an in-place change of `original` inside the block (an
+        `optimizer.step()`, say), reads still return the tensor computed before it.
 
     Returns:
         A context manager yielding `None`. / 产出 `None` 的上下文管理器。
@@ -812,8 +828,6 @@ def _inject_property(module: Module, tensor_name: str) -> None:
             Outside `cached()` it recomputes on every read. Caching supports neither
             TorchScript scripting nor `torch.jit.trace` tracing; both raise.
 
-        Args:
-
         Returns:
             The parametrized tensor. / 参数化后的张量。
 
@@ -968,9 +982,11 @@ def register_parametrization(
     # 中: 情形 2：一个普通的参数或缓冲区，第一次被参数化。
     # EN: Case 2: a plain parameter or buffer, parametrized for the first time.
     elif tensor_name in module._buffers or tensor_name in module._parameters:
-        # 中: 先建好 ParametrizationList：它做全部检查，失败时模块尚未被改动。
+        # 中: 先建好 ParametrizationList：它做全部检查，失败时模块的类和各张表尚未被改动
+        # 中: （张量的值除外：单张量的 `right_inverse` 结果在检查之前已写进它）。
         # EN: Build the ParametrizationList first: it runs every check, so a failure leaves the
-        # EN: module untouched.
+        # EN: module's class and tables untouched (not the tensor's value: a one-tensor
+        # EN: `right_inverse` result is written into it before the checks).
         original = getattr(module, tensor_name)
         parametrizations = ParametrizationList([parametrization], original, unsafe=unsafe)
         # 中: 把原张量从模块的表里删掉：它现在登记在列表里，留在原处就会在状态字典和
