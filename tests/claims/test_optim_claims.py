@@ -515,3 +515,73 @@ def test_clip_grad_norm_semantics(optim):
     w.grad = torch.tensor([float("inf"), 1.0])
     with pytest.raises(RuntimeError):
         nn_utils.clip_grad_norm_([w], max_norm=1.0, error_if_nonfinite=True)
+
+
+@proves(
+    "docs/chapters/optim/clip-grad.md",
+    "Gradient clipping",
+    "a NaN total makes every gradient NaN; an inf total gives factor 0: finite -> 0, inf -> NaN",
+)
+@each_optim()
+def test_clip_grad_norm_nonfinite_details(optim):
+    import annotated_nn
+
+    nn_utils = torch.nn.utils if optim is torch.optim else annotated_nn.utils
+    w = torch.zeros(3, requires_grad=True)
+    w.grad = torch.tensor([float("inf"), 1.0, -2.0])
+    assert nn_utils.clip_grad_norm_([w], max_norm=1.0).item() == float("inf")
+    assert torch.isnan(w.grad[0]) and torch.equal(w.grad[1:], torch.zeros(2))
+    w.grad = torch.tensor([float("nan"), 1.0, -2.0])
+    nn_utils.clip_grad_norm_([w], max_norm=1.0)
+    assert torch.isnan(w.grad).all()
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/clip_grad.py",
+    "_get_total_norm",
+    "norm_type=0: the second pass counts the tensors holding a nonzero element",
+)
+@each_optim()
+def test_total_norm_of_order_zero_counts_tensors(optim):
+    import annotated_nn
+
+    nn_utils = torch.nn.utils if optim is torch.optim else annotated_nn.utils
+    tensors = [torch.tensor([1.0, 2.0, 3.0]), torch.zeros(2), torch.tensor([0.0, 5.0])]
+    assert nn_utils.get_total_norm(tensors, norm_type=0).item() == 2.0
+
+
+@proves(
+    "docs/chapters/optim/clip-grad.md",
+    "Gradient clipping",
+    "vector_to_parameters installs views: the parameters then share storage with the vector",
+)
+@each_optim()
+def test_vector_to_parameters_shares_storage(optim):
+    import annotated_nn
+
+    nn_utils = torch.nn.utils if optim is torch.optim else annotated_nn.utils
+    lin = tnn.Linear(2, 1)
+    weight = lin.weight
+    vec = torch.zeros(3)
+    nn_utils.vector_to_parameters(vec, lin.parameters())
+    vec[0] = 7.0
+    assert lin.weight is weight and lin.weight[0, 0].item() == 7.0
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/clip_grad.py",
+    "_clip_grads_with_norm_",
+    "a total norm equal to max_norm still shrinks the gradients slightly (the 1e-6)",
+)
+@each_optim()
+def test_clip_at_exactly_max_norm_still_scales(optim):
+    import annotated_nn
+
+    nn_utils = torch.nn.utils if optim is torch.optim else annotated_nn.utils
+    w = torch.zeros(2, requires_grad=True)
+    w.grad = torch.tensor([0.6, 0.8])
+    assert nn_utils.clip_grad_norm_([w], max_norm=1.0).item() == 1.0
+    assert (w.grad < torch.tensor([0.6, 0.8])).all()
+    w.grad = torch.tensor([0.3, 0.4])
+    nn_utils.clip_grad_norm_([w], max_norm=1.0)
+    assert torch.equal(w.grad, torch.tensor([0.3, 0.4]))

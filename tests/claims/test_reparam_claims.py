@@ -449,9 +449,10 @@ def test_orthogonal_appended_needs_an_assignment(nn):
 )
 @each_nn()
 def test_packed_sequence_output_type(nn):
-    from annotated_nn.utils.rnn import pack_sequence as ours
     from torch.nn.utils.rnn import PackedSequence as TorchPacked
     from torch.nn.utils.rnn import pack_sequence as torchs
+
+    from annotated_nn.utils.rnn import pack_sequence as ours
 
     rnn_utils = utils(nn, "rnn")
     packed = rnn_utils.pack_sequence([torch.ones(3, 2), torch.ones(1, 2)])
@@ -562,3 +563,191 @@ def test_lce_loss_second_backward_and_state_dict(nn):
         "linear.weight",
     ]
     assert list(nn.LinearCrossEntropyLoss(4, 6).state_dict()) == ["linear.weight"]
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "structured re-pruning picks among channels not entirely pruned; fractions are of what is left",
+)
+@each_nn()
+def test_structured_repruning_and_fractions(nn):
+    prune = utils(nn, "prune")
+    torch.manual_seed(0)
+    m = nn.Linear(4, 3)
+    mask = torch.tensor([[0, 1, 1, 1], [1, 1, 1, 1], [0, 0, 0, 0]])
+    prune.custom_from_mask(m, "weight", mask)
+    prune.random_structured(m, "weight", amount=2, dim=0)
+    # row 2 was already entirely pruned, so the 2 pruned rows are 0 and 1, partial row 0 included
+    assert m.weight_mask.sum().item() == 0
+    m = nn.Linear(4, 4)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    assert int((m.weight_mask == 0).sum()) == 12
+    m = nn.Linear(4, 6)
+    prune.ln_structured(m, "weight", amount=0.5, n=2, dim=0)
+    prune.ln_structured(m, "weight", amount=0.5, n=2, dim=0)
+    assert int((m.weight_mask.sum(1) == 0).sum()) == 5
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "stale weight after step; no deepcopy until a no_grad forward; zeros regrow after remove",
+)
+@each_nn()
+def test_prune_pitfalls(nn):
+    import copy
+
+    prune = utils(nn, "prune")
+    m = nn.Linear(4, 2)
+    prune.l1_unstructured(m, "weight", amount=4)
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(m)
+    with torch.no_grad():
+        m(torch.ones(4))
+    copy.deepcopy(m)
+    m(torch.ones(1, 4)).sum().backward()
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(m)
+    optimizer = torch.optim.SGD(m.parameters(), lr=0.1)
+    optimizer.step()
+    assert not torch.equal(m.weight, m.weight_orig * m.weight_mask)
+    result = nn.Linear(4, 2).load_state_dict(m.state_dict(), strict=False)
+    assert result.missing_keys == ["weight"]
+    pruned = m.weight_mask == 0
+    prune.remove(m, "weight")
+    assert torch.all(m.weight[pruned] == 0)
+    optimizer.zero_grad()
+    m(torch.ones(1, 4)).sum().backward()
+    optimizer.step()
+    assert torch.all(m.weight[pruned] != 0)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/prune.py",
+    "_validate_pruning_amount_init",
+    "True passes as 1, but topk/kthvalue refuse a bool k; only LnStructured uses it",
+)
+@each_nn()
+def test_amount_true(nn):
+    prune = utils(nn, "prune")
+    with pytest.raises(TypeError, match="must be int, not bool"):
+        prune.l1_unstructured(nn.Linear(3, 2), "weight", amount=True)
+    with pytest.raises(TypeError, match="must be int, not bool"):
+        prune.random_structured(nn.Linear(3, 2), "weight", amount=True, dim=0)
+    m = prune.ln_structured(nn.Linear(3, 2), "weight", amount=True, n=2, dim=0)
+    assert int((m.weight_mask.sum(1) == 0).sum()) == 1
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/prune.py",
+    "LnStructured",
+    '"fro" allows at most 2 other dims, "nuc" exactly 2',
+)
+@each_nn()
+def test_ln_structured_matrix_norms(nn):
+    prune = utils(nn, "prune")
+    prune.ln_structured(nn.Linear(3, 4), "weight", amount=1, n="fro", dim=0)
+    prune.ln_structured(nn.Conv1d(2, 3, 2), "weight", amount=1, n="fro", dim=0)
+    prune.ln_structured(nn.Conv1d(2, 3, 2), "weight", amount=1, n="nuc", dim=0)
+    for n, module in (("fro", nn.Conv2d(3, 4, 2)), ("nuc", nn.Linear(3, 4))):
+        with pytest.raises(RuntimeError, match="dim must be a 2-tuple"):
+            prune.ln_structured(module, "weight", amount=1, n=n, dim=0)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/spectral_norm.py",
+    "remove_spectral_norm",
+    "the load pre-hook stays (wrapped, never found); strict self-load fails, strict=False lists keys",
+)
+@each_nn()
+def test_remove_spectral_norm_leaves_load_pre_hook(nn):
+    spectral = utils(nn, "spectral_norm")
+    m = spectral.spectral_norm(nn.Linear(4, 3))
+    hook = next(iter(m._load_state_dict_pre_hooks.values()))
+    assert type(hook).__name__ == "_WrappedHook"
+    assert not isinstance(hook, spectral.SpectralNormLoadStateDictPreHook)
+    spectral.remove_spectral_norm(m)
+    assert len(m._load_state_dict_pre_hooks) == 1 and not m._state_dict_hooks
+    sd = m.state_dict()
+    with pytest.raises(RuntimeError, match='Missing key.*"weight_orig", "weight_u"'):
+        m.load_state_dict(sd)
+    result = m.load_state_dict(sd, strict=False)
+    assert result.missing_keys == ["weight_orig", "weight_u"]
+    spectral.spectral_norm(m)
+    m.load_state_dict(m.state_dict())
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/spectral_norm.py",
+    "SpectralNormLoadStateDictPreHook",
+    "old format: eval weight reproduced; v recovered only for tall/square W; a 0 gives NaN",
+)
+@each_nn()
+def test_spectral_norm_old_format(nn):
+    spectral = utils(nn, "spectral_norm")
+    for in_features, out_features, unit in ((3, 5, True), (5, 3, False)):
+        torch.manual_seed(0)
+        m = spectral.spectral_norm(nn.Linear(in_features, out_features))
+        for _ in range(5):
+            m(torch.randn(2, in_features))
+        saved = m.weight.detach().clone()
+        old = {
+            "bias": m.bias.detach(),
+            "weight_orig": m.weight_orig.detach(),
+            "weight_u": m.weight_u.clone(),
+            "weight": saved,
+        }
+        new = spectral.spectral_norm(nn.Linear(in_features, out_features))
+        new.load_state_dict(old)
+        new.eval()
+        new(torch.randn(1, in_features))
+        assert torch.allclose(new.weight, saved, atol=1e-6)
+        assert abs(new.weight_v.norm().item() - 1) < 1e-4 if unit else new.weight_v.norm() > 2
+        new.train()
+        new(torch.randn(1, in_features))
+        assert abs(new.weight_v.norm().item() - 1) < 1e-5
+    old["weight_orig"] = old["weight_orig"].clone()
+    old["weight_orig"][0, 0] = 0
+    old["weight"] = old["weight"].clone()
+    old["weight"][0, 0] = 0
+    new = spectral.spectral_norm(nn.Linear(5, 3))
+    new.load_state_dict(old)
+    assert torch.isnan(new.weight_v).all()
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/weight_norm.py",
+    "weight_norm",
+    "every call warns from the same line, so the default filter shows it once; deepcopy caveat",
+)
+@each_nn()
+def test_old_weight_norm_warning_and_deepcopy(nn):
+    import copy
+    import warnings
+
+    wn = utils(nn, "weight_norm")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        wn.weight_norm(nn.Linear(2, 2))
+        wn.weight_norm(nn.Linear(2, 2))
+    assert len(caught) == 2 and (caught[0].filename, caught[0].lineno) == (
+        caught[1].filename,
+        caught[1].lineno,
+    )
+    assert caught[0].category is FutureWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        warnings.filterwarnings("default", category=FutureWarning)
+        for _ in range(3):
+            m = wn.weight_norm(nn.Linear(2, 2))
+    assert len(caught) == 1
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(m)
+    with torch.no_grad():
+        m(torch.ones(2))
+    copy.deepcopy(m)
+    m(torch.ones(2))
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(m)

@@ -12,7 +12,8 @@ r"""Adaptive softmax: a cheap output layer for very many classes; mirrors `torch
     - 头部（head）：最常见的 `cutoffs[0]` 个类别，称为短表（shortlist），外加每个尾部簇一个
       “簇代表”；每个样本都要算头部，它只有 `cutoffs[0] + 簇数` 个输出。
     - 尾部簇（tail cluster）：其余的类别按 `cutoffs` 分成若干簇。一个样本的目标落在某个簇里时，
-      才为它计算这个簇内部的分布；簇越靠后（越罕见），它的投影越窄，计算越便宜。
+      才为它计算这个簇内部的分布；簇越靠后（越罕见），它的投影越窄，每个类别分到的维度
+      （也就是每个类别的乘加次数）越少。
 
     于是一个类别的对数概率是：短表里的类别直接取头部的对数概率；簇 `i` 里的类别等于
     “头部选中簇 `i` 的对数概率”加上“簇 `i` 内部选中这个类别的对数概率”（概率相乘即对数相加）。
@@ -41,7 +42,8 @@ r"""Adaptive softmax: a cheap output layer for very many classes; mirrors `torch
       `cutoffs[0] + number of clusters` outputs.
     - The tail clusters: the remaining classes, split into clusters by `cutoffs`. A cluster's
       inner distribution is computed for an example only when its target falls in that
-      cluster; the later (rarer) a cluster, the narrower its projection and the cheaper it is.
+      cluster; the later (rarer) a cluster, the narrower its projection, so each of its classes
+      gets fewer dimensions (and costs fewer multiply-adds).
 
     A class's log-probability is therefore: for a shortlist class, the head's log-probability;
     for a class in cluster `i`, "the head's log-probability of cluster `i`" plus "the

@@ -95,7 +95,9 @@ class LinearCrossEntropyOptions:
         - `allow_retain_graph`：只影响 `"mean"`/`"sum"` 两种汇总。分块实现在前向传播里预先算好梯度，
           反向传播时就地缩放这些缓冲区；默认 `False` 时第二次 `.backward()` 会报 `RuntimeError`，
           设为 `True` 则保留缓冲区，代价是每次调用多一份梯度大小的内存。
-        - `batch_chunk_size`：每块的行数；`None` 表示整批一块。
+        - `batch_chunk_size`：每块的行数。`None` 时由 `chunking_method` 决定（默认的 `"auto"`
+          规则通常分成多块），只有 `chunking_method` 也是 `None` 才整批一块；给出它时，
+          `"auto"` 的分块规则自动关闭。
         - `chunking_method`：由形状推出每块行数的启发式规则。`"aspect_ratio"` 让每块 logits
           `(行数, C)` 与输入 `(N, in_features)` 大致一样大：行数取
           `ceil(N / ceil(C / in_features))` 向上取到 2 的幂；`"aspect_ratio:K"` 再除以 `K`；
@@ -118,7 +120,9 @@ class LinearCrossEntropyOptions:
           during the backward pass; with the default `False` a second `.backward()` raises
           `RuntimeError`, while `True` keeps the buffers at the cost of one extra gradient-sized
           allocation per call.
-        - `batch_chunk_size`: rows per chunk; `None` means the whole batch in one chunk.
+        - `batch_chunk_size`: rows per chunk. With `None` the `chunking_method` decides (the
+          default `"auto"` rule usually makes several chunks); only when `chunking_method` is
+          `None` too is the whole batch one chunk. Giving it turns the `"auto"` rule off.
         - `chunking_method`: a heuristic that derives the rows per chunk from the shapes.
           `"aspect_ratio"` makes each chunk's logits `(rows, C)` about as large as the input
           `(N, in_features)`: the rows are `ceil(N / ceil(C / in_features))` rounded up to a

@@ -280,8 +280,9 @@ def _clip_grads_with_norm_(
 
     === "中文"
 
-        每个梯度都乘以 `min(max_norm / (total_norm + 1e-6), 1)`：总范数不超过 `max_norm` 时
-        系数是 1，梯度不变（只会缩小，从不放大）；分母加 `1e-6` 让全零梯度（总范数为 0）时不至于
+        每个梯度都乘以 `min(max_norm / (total_norm + 1e-6), 1)`：只会缩小，从不放大。总范数比
+        `max_norm` 小出 `1e-6` 以上时系数是 1，梯度不变；但总范数恰好等于（或只略小于）`max_norm`
+        时系数仍略小于 1，梯度会被轻微缩小。分母加 `1e-6` 让全零梯度（总范数为 0）时不至于
         除以零。`.grad` 为 `None` 的参数被跳过。
 
         `total_norm` 通常来自 [`_get_total_norm`][annotated_nn.utils.clip_grad._get_total_norm]，
@@ -289,10 +290,12 @@ def _clip_grads_with_norm_(
 
     === "English"
 
-        Every gradient is multiplied by `min(max_norm / (total_norm + 1e-6), 1)`: when the
-        total norm does not exceed `max_norm` the factor is 1 and the gradients stay (they are
-        only ever shrunk, never enlarged); the `1e-6` in the denominator avoids a division by
-        zero when all gradients are zero (total norm 0). Parameters whose `.grad` is `None` are
+        Every gradient is multiplied by `min(max_norm / (total_norm + 1e-6), 1)`: gradients
+        are only ever shrunk, never enlarged. When the total norm is more than `1e-6` below
+        `max_norm` the factor is 1 and the gradients stay; but a total norm equal to (or just
+        below) `max_norm` still gives a factor slightly under 1 and shrinks them a little. The
+        `1e-6` in the denominator avoids a division by zero when all gradients are zero (total
+        norm 0). Parameters whose `.grad` is `None` are
         skipped.
 
         `total_norm` usually comes from

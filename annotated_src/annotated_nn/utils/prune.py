@@ -217,6 +217,9 @@ class BasePruningMethod(ABC):
                然后重新抛出异常。
 
             注意：第 1 步取下的旧钩子在出错时不会放回去，PyTorch 也是如此。
+            另外，第 3 步设置的普通属性 `name` 带着计算图（不是叶子张量），所以刚剪过的模块不能
+            `copy.deepcopy`，要先在 `torch.no_grad()` 下前向传播一次；之后每次开着梯度的
+            前向传播又会让它不能拷贝。
 
         === "English"
 
@@ -233,6 +236,9 @@ class BasePruningMethod(ABC):
                parameter order) and the exception is raised again.
 
             Note: an old hook taken off in step 1 is not put back on failure, as in PyTorch.
+            Also, the plain attribute `name` set in step 3 carries a graph (it is no leaf), so a
+            freshly pruned module cannot be `copy.deepcopy`-ed until a forward pass under
+            `torch.no_grad()`; every forward pass with gradients on makes it uncopyable again.
 
         Args:
             module: Module holding the tensor. / 持有该张量的模块。
@@ -638,7 +644,8 @@ class PruningContainer(BasePruningMethod):
 
             新方法只在这部分上计算掩码，结果写回这部分的位置，其余位置保持 `default_mask` 的值。
             例如第二次 `amount=2` 的 L1 剪枝剪的是剩余元素中最小的 2 个，而不是全体中最小的 2 个
-            （那两个可能已经剪掉了）。
+            （那两个可能已经剪掉了）。比例也按剩余部分计算：`amount=0.5` 剪两次，剪掉的是 75%，
+            不是 50%；结构化剪枝的比例按尚未整体剪光的通道数计算。
 
         === "English"
 
@@ -651,7 +658,9 @@ class PruningContainer(BasePruningMethod):
             The new method computes a mask on that part only, the result is written back to
             those positions, and all other positions keep `default_mask`'s values. For example,
             a second L1 pruning with `amount=2` prunes the 2 smallest of the remaining elements,
-            not the 2 smallest overall (those may be pruned already).
+            not the 2 smallest overall (those may be pruned already). A fraction is likewise
+            taken of what remains: `amount=0.5` twice prunes 75%, not 50%; a structured fraction
+            counts the channels not yet entirely pruned.
 
         Args:
             t: Scores of the tensor to prune. / 待剪张量的分数。
@@ -1175,14 +1184,17 @@ class LnStructured(BasePruningMethod):
     === "中文"
 
         每个通道的范数由 `torch.norm(t, p=n, dim=<其余各维>)` 计算，`n` 可取 `torch.norm`
-        的 `p` 所接受的值，例如 1、2、`float("inf")`、`float("-inf")`、`"fro"`。保留范数最大的
-        `通道数 - k` 个通道。
+        的 `p` 所接受的值，例如 1、2、`float("inf")`、`float("-inf")`。`"fro"` 与 `"nuc"` 是矩阵
+        范数，受“其余各维”的个数限制：`"fro"` 最多 2 个（`Conv2d` 权重剩 3 个，报 `RuntimeError`），
+        `"nuc"` 恰好 2 个（只有 3 维权重，如 `Conv1d`）。保留范数最大的 `通道数 - k` 个通道。
 
     === "English"
 
         Each channel's norm is `torch.norm(t, p=n, dim=<all other dims>)`; `n` takes what
-        `torch.norm`'s `p` accepts, e.g. 1, 2, `float("inf")`, `float("-inf")`, `"fro"`. The
-        `channels - k` channels of largest norm are kept.
+        `torch.norm`'s `p` accepts, e.g. 1, 2, `float("inf")`, `float("-inf")`. `"fro"` and
+        `"nuc"` are matrix norms, limited by the number of other dims: `"fro"` allows at most 2
+        (a `Conv2d` weight leaves 3 and raises `RuntimeError`), `"nuc"` exactly 2 (only 3-dim
+        weights such as `Conv1d`'s). The `channels - k` channels of largest norm are kept.
 
     Args:
         amount: Count (int) or fraction (float) of channels. / 要剪的通道个数（int）或比例（float）。
@@ -1636,20 +1648,22 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
     if not isinstance(importance_scores, dict):
         raise TypeError("global_unstructured(): importance_scores must be of type dict")
 
-    # 中: 按 `parameters` 的顺序拼接分数与已有掩码。`dict.get` 的默认值参数总会被求值，
-    # 中: 所以每个名字都必须在模块上存在，即使给了分数。`parameters_to_vector` 就是
-    # 中: annotated_nn.utils 转出的那个 PyTorch 函数，只处理张量。
-    # EN: Join scores and existing masks in the order of `parameters`. The default argument of
-    # EN: `dict.get` is always evaluated, so every name must exist on its module even when
-    # EN: scores are given. `parameters_to_vector` is the PyTorch function annotated_nn.utils
-    # EN: re-exports; it only handles tensors.
-    relevant_importance_scores = torch.nn.utils.parameters_to_vector(
+    # 中: 按 `parameters` 的顺序拼接分数与已有掩码（用本包的 `parameters_to_vector`；在函数里
+    # 中: 导入，模块的名字集合才与 torch 的 prune.py 完全相同）。
+    # 中: `dict.get` 的默认值参数总会被求值，所以每个名字都必须在模块上存在，即使给了分数。
+    # EN: Join scores and existing masks in the order of `parameters` (with this package's
+    # EN: `parameters_to_vector`, imported inside the function so that the module's names stay
+    # EN: exactly those of torch's prune.py). The default argument of `dict.get` is always evaluated, so
+    # EN: every name must exist on its module even when scores are given.
+    from annotated_nn.utils.convert_parameters import parameters_to_vector
+
+    relevant_importance_scores = parameters_to_vector(
         [
             importance_scores.get((module, name), getattr(module, name))
             for (module, name) in parameters
         ]
     )
-    default_mask = torch.nn.utils.parameters_to_vector(
+    default_mask = parameters_to_vector(
         [
             getattr(module, name + "_mask", torch.ones_like(getattr(module, name)))
             for (module, name) in parameters
@@ -1672,9 +1686,11 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
         )
     container.add_pruning_method(method)
 
-    # 中: 容器只让新方法在已有掩码为 1 的元素上挑选，所以以前剪掉的元素不占 `amount` 名额。
+    # 中: 容器只让新方法在已有掩码为 1 的元素上挑选，所以以前剪掉的元素不占 `amount` 名额；
+    # 中: 浮点数 `amount` 也是这些尚未剪掉的元素的比例。
     # EN: The container lets the new method choose only where the existing mask is 1, so
-    # EN: elements pruned earlier do not count toward `amount`.
+    # EN: elements pruned earlier do not count toward `amount`; a float `amount` is likewise a
+    # EN: fraction of those still unpruned elements.
     final_mask = container.compute_mask(relevant_importance_scores, default_mask)
 
     # 中: 按顺序切出每个张量的那一段，变回它的形状，经 `custom_from_mask` 装上
@@ -1815,13 +1831,16 @@ def _validate_pruning_amount_init(amount) -> None:
 
     === "中文"
 
-        必须是实数（`numbers.Real`，所以 `True` 也算整数 1，张量不行）；整数不能为负，
-        其他实数要在 `[0, 1]` 内。
+        必须是实数（`numbers.Real`，张量不行）；整数不能为负，其他实数要在 `[0, 1]` 内。
+        `True` 在这里算作整数 1 而通过检查，但之后 `torch.topk`、`torch.kthvalue` 拒绝布尔型的
+        `k`（`TypeError`），所以只有 `LnStructured` 能把它当 1 用。
 
     === "English"
 
-        It must be a real number (`numbers.Real`, so `True` counts as the integer 1, a tensor
-        does not pass); an integer must not be negative, any other real must lie in `[0, 1]`.
+        It must be a real number (`numbers.Real`; a tensor does not pass); an integer must not
+        be negative, any other real must lie in `[0, 1]`. `True` passes here as the integer 1,
+        but `torch.topk` and `torch.kthvalue` later refuse a bool `k` (`TypeError`), so only
+        `LnStructured` gets to use it as 1.
 
     Args:
         amount: Count (int) or fraction (float). / 个数（int）或比例（float）。

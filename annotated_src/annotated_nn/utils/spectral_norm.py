@@ -20,8 +20,8 @@ r"""Spectral normalization kept up to date by a forward pre-hook: `spectral_norm
     [`SpectralNormLoadStateDictPreHook`][annotated_nn.utils.spectral_norm.SpectralNormLoadStateDictPreHook]
     在加载时把没有版本号的旧格式（有 `weight` 缓冲区、没有 `weight_v`）换算成新格式。
 
-    1.5.1 → 2.13：算法与状态字典格式未变；新增了对惰性模块（lazy module）未初始化参数的
-    检查。
+    1.5.1 → 2.13：算法与状态字典格式未变；新增了两项检查，拒绝惰性模块（lazy module）
+    未初始化的参数和值为 `None` 的参数（都报 `ValueError`）。
 
 === "English"
 
@@ -47,8 +47,9 @@ r"""Spectral normalization kept up to date by a forward pre-hook: `spectral_norm
     [`SpectralNormLoadStateDictPreHook`][annotated_nn.utils.spectral_norm.SpectralNormLoadStateDictPreHook]
     converts the old format without a version (a `weight` buffer, no `weight_v`) on loading.
 
-    1.5.1 → 2.13: the algorithm and the state_dict format are unchanged; a check for the
-    uninitialized parameters of lazy modules was added.
+    1.5.1 → 2.13: the algorithm and the state_dict format are unchanged; two checks were
+    added, refusing the uninitialized parameters of lazy modules and a parameter that is
+    `None` (both with `ValueError`).
 """
 
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -83,8 +84,9 @@ class SpectralNorm:
         （缓冲区）与 `name`（算出的普通属性）。权重先被看成矩阵：把第 `dim` 维挪到最前，
         其余各维压平，形状 `(h, w)`；`u` 长 `h`，`v` 长 `w`。
 
-        每次前向传播结束后成立的不变式是 `u = normalize(W_orig @ v)`；刚创建时 `u`、`v`
-        是随机的单位向量，不满足它。
+        每次训练模式的前向传播之后成立的不变式是 `u = normalize(W_orig @ v)`；刚创建时 `u`、`v`
+        是随机的单位向量，不满足它；优化器改过 `W_orig` 之后它也不成立，而评估模式的前向传播
+        不迭代，不会恢复它。
 
         类属性 `_version` 是状态字典格式的版本。版本 1 相对于无版本号的旧格式：`weight`
         不再是缓冲区；`v` 成为缓冲区；评估模式改为由 `u`、`W_orig`、`v` 现算权重，而不是读
@@ -97,8 +99,10 @@ class SpectralNorm:
         The weight is viewed as a matrix: dimension `dim` moved to the front and the others
         flattened, shape `(h, w)`; `u` has length `h`, `v` length `w`.
 
-        The invariant after every forward pass is `u = normalize(W_orig @ v)`; right after
-        creation `u` and `v` are random unit vectors and do not satisfy it.
+        The invariant after every training-mode forward pass is `u = normalize(W_orig @ v)`;
+        right after creation `u` and `v` are random unit vectors and do not satisfy it; nor
+        does it hold after an optimizer has changed `W_orig`, and an evaluation-mode forward
+        pass, which does not iterate, does not restore it.
 
         The class attribute `_version` is the state_dict format's version. Version 1, compared
         with the old unversioned format: `weight` is no longer a buffer; `v` became a buffer;
@@ -296,9 +300,11 @@ class SpectralNorm:
         Args:
             module: The module to restore. / 要复原的模块。
         """
-        # 中: 删完四个名字再登记：`register_parameter` 遇到已存在的属性 `name` 会报 KeyError。
-        # EN: All four names are deleted before registering: `register_parameter` raises KeyError
-        # EN: for an existing attribute `name`.
+        # 中: 登记之前必须先删掉普通属性 `name`：`register_parameter` 遇到已存在的非参数属性
+        # 中: `name` 会报 KeyError。新参数是新对象，优化器里的 `name_orig` 就此失效，需要重建优化器。
+        # EN: The plain attribute `name` must be gone before registering: `register_parameter`
+        # EN: raises KeyError for an existing non-parameter attribute `name`. The new parameter
+        # EN: is a new object, so an optimizer holding `name_orig` must be rebuilt.
         with torch.no_grad():
             weight = self.compute_weight(module, do_power_iteration=False)
         delattr(module, self.name)
@@ -483,6 +489,12 @@ class SpectralNormLoadStateDictPreHook:
 
         换算在本模块的 `_load_from_state_dict` 检查键之前就地完成，之后按版本 1 正常加载。
 
+        解出的是 `W_orig @ v = sigma * u`，所以评估模式下 `W_orig / (u @ W_orig @ v)` 在舍入误差内
+        重现保存的 `weight`。`v` 本身只有在矩阵 `W_orig` 的列数不多于行数时才被还原；列数更多时
+        `W_orig^T @ W_orig` 奇异，解出的 `v` 一般不是单位向量（float32 下范数可能远大于 1），
+        直到下一次训练模式的前向传播把它归一化。保存的 `weight` 里只要有一个 0（`W_orig`
+        对应元素也是 0），`0 / 0` 就让 `sigma` 与 `weight_v` 全是 NaN。
+
     === "English"
 
         The old format (version `None`) saved `weight_orig`, `weight_u` and a `weight` buffer
@@ -497,6 +509,14 @@ class SpectralNormLoadStateDictPreHook:
 
         The conversion happens in place before this module's `_load_from_state_dict` checks
         the keys; loading then proceeds as for version 1.
+
+        What gets solved is `W_orig @ v = sigma * u`, so in evaluation mode
+        `W_orig / (u @ W_orig @ v)` reproduces the saved `weight` up to rounding. `v` itself is
+        recovered only when the matrix `W_orig` has no more columns than rows; with more
+        columns `W_orig^T @ W_orig` is singular and the `v` found is generally no unit vector
+        (in float32 its norm can be far above 1) until the next training-mode forward pass
+        normalizes it. A single 0 in the saved `weight` (its `W_orig` element is 0 too) makes
+        `0 / 0`, and `sigma` and `weight_v` come out all NaN.
 
     Args:
         fn: The `SpectralNorm` hook of the parameter. / 该参数的 `SpectralNorm` 钩子。
@@ -538,8 +558,10 @@ class SpectralNormLoadStateDictPreHook:
                版本 ≥ 1 时什么也不做；
             2. 没有版本号，但已有 `_orig`、`_u`、`_v` 三个键且没有 `<name>` 键：这是新格式，
                只是缺了元数据（例如用户自己拼出来的状态字典），按新格式处理；
-            3. 换算要用的 `_orig`、`<name>`、`_u` 缺了任何一个就放弃换算；严格加载（strict
-               loading）时把缺的键加进 `missing_keys`；
+            3. 换算要用的 `_orig`、`<name>`、`_u` 缺了任何一个就放弃换算，`strict` 为真时把缺的键
+               加进 `missing_keys`。`load_state_dict` 总是传 `strict=True` 给各模块（用户的
+               `strict` 只在最后决定报不报错），所以经由它加载时这些键总会被记录：
+               `strict=False` 时它们出现在返回值的 `missing_keys` 里；
             4. 否则按类文档字符串的步骤换算。
 
         === "English"
@@ -553,7 +575,10 @@ class SpectralNormLoadStateDictPreHook:
                the new format merely missing its metadata (a state_dict crafted by hand, say),
                taken as new;
             3. if any of `_orig`, `<name>`, `_u`, needed by the conversion, is missing, the
-               conversion is given up; under strict loading the missing keys are added to
+               conversion is given up, and with `strict` true the missing keys are added to
+               `missing_keys`. `load_state_dict` always passes `strict=True` to each module (the
+               user's `strict` only decides at the end whether to raise), so through it these
+               keys are always recorded: with `strict=False` they show up in the returned
                `missing_keys`;
             4. otherwise the conversion of the class docstring runs.
 
@@ -581,11 +606,11 @@ class SpectralNormLoadStateDictPreHook:
                 and weight_key not in state_dict
             ):
                 return
-            # 中: 第 3 步：缺键时不报错，只记录（严格加载时），由 `load_state_dict` 最后统一报告。
-            # 中: 非严格加载时悄悄放弃换算。
-            # EN: Step 3: a missing key raises nothing here; it is recorded (under strict loading)
-            # EN: and `load_state_dict` reports all of them at the end. Non-strict loading quietly
-            # EN: skips the conversion.
+            # 中: 第 3 步：缺键时不报错，只在 `strict` 为真时记录（经 `load_state_dict` 调用时总是如此），
+            # 中: 由 `load_state_dict` 最后统一报告或返回。只有直接以 `strict=False` 调用才不记录。
+            # EN: Step 3: a missing key raises nothing here; it is recorded when `strict` is true
+            # EN: (always so when called through `load_state_dict`), which reports or returns
+            # EN: them at the end. Only a direct call with `strict=False` records nothing.
             has_missing_keys = False
             for suffix in ("_orig", "", "_u"):
                 key = weight_key + suffix
@@ -782,7 +807,8 @@ def remove_spectral_norm(module: T_module, name: str = "weight") -> T_module:
 
         与 torch 2.13 相同的一个坑：**加载预钩子留在模块上**（原因见代码注释）。于是之后对
         这个模块严格加载它自己的状态字典会失败，报告 `name_orig`、`name_u` 缺失；
-        `strict=False` 可以加载，或者重新套上 `spectral_norm`。
+        `strict=False` 可以加载（返回值的 `missing_keys` 里仍列着这两个键），或者重新套上
+        `spectral_norm`。
 
     === "English"
 
@@ -792,7 +818,8 @@ def remove_spectral_norm(module: T_module, name: str = "weight") -> T_module:
 
         A pitfall shared with torch 2.13: **the load pre-hook stays on the module** (the code's
         notes say why). A strict load of the module's own state_dict then fails, reporting
-        `name_orig` and `name_u` missing; `strict=False` loads, or apply `spectral_norm` again.
+        `name_orig` and `name_u` missing; `strict=False` loads (still listing those two keys in
+        the returned `missing_keys`), or apply `spectral_norm` again.
 
     Args:
         module: The module to restore. / 要复原的模块。

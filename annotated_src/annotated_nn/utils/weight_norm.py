@@ -66,8 +66,8 @@ class WeightNorm:
 
         一个对象负责一个参数名：`name` 是被替换的参数名，两个新参数叫 `name + "_g"` 与
         `name + "_v"`。`dim` 是保留的维度：沿 `dim` 的每个切片各有自己的范数与大小
-        （默认 `0`，即每个输出通道一个）；`dim=-1` 表示对整个张量只算一个范数（用户传
-        `None` 时就换成 `-1`）。
+        （默认 `0`，对 `Linear` 与卷积即每个输出通道一个）；`dim=-1` 表示对整个张量
+        只算一个范数（用户传 `None` 时就换成 `-1`）。
 
         对象本身可调用，签名 `(module, inputs)` 正是前向预钩子的签名，所以直接把它交给
         [`register_forward_pre_hook`][annotated_nn.modules.module.Module.register_forward_pre_hook]。
@@ -78,7 +78,8 @@ class WeightNorm:
 
         One object serves one parameter name: `name` is the parameter replaced, the two new
         parameters are `name + "_g"` and `name + "_v"`. `dim` is the dimension kept: each slice
-        along `dim` gets its own norm and magnitude (default `0`, one per output channel);
+        along `dim` gets its own norm and magnitude (default `0`: one per output channel of a
+        `Linear` or convolution);
         `dim=-1` means a single norm over the whole tensor (a user's `None` becomes `-1`).
 
         The object is callable with `(module, inputs)`, exactly a forward pre-hook's signature,
@@ -245,12 +246,13 @@ class WeightNorm:
         # 中: 第 4、5 步：`name` 已不在 `_parameters` 中，赋一个普通张量就成了普通属性
         # 中: （见 `Module.__setattr__` 第 6 步）。这个初值带计算图，所以刚套上 weight_norm 的模块
         # 中: 不能 `copy.deepcopy`（torch 对非叶子张量的深拷贝报错），要先在 `torch.no_grad()`
-        # 中: 下前向传播一次。
+        # 中: 下前向传播一次；之后每次开着梯度的前向传播又会让它不能拷贝。
         # EN: Steps 4 and 5: `name` is no longer in `_parameters`, so a plain tensor assigned to it
         # EN: becomes a plain attribute (see step 6 of `Module.__setattr__`). This first value
         # EN: carries a graph, which is why a freshly weight-normed module cannot be
         # EN: `copy.deepcopy`-ed (torch refuses to deep-copy non-leaf tensors) until a forward
-        # EN: pass under `torch.no_grad()`.
+        # EN: pass under `torch.no_grad()`; every forward pass with gradients on makes it
+        # EN: uncopyable again.
         setattr(module, name, hook.compute_weight(module))
         module.register_forward_pre_hook(hook)
         return hook
@@ -325,21 +327,27 @@ def weight_norm(module: T_module, name: str = "weight", dim: int = 0) -> T_modul
         把参数 `name` 换成 `name_g`（大小）与 `name_v`（方向），并装上在每次前向传播前
         重算 `name = name_g * name_v / ||name_v||` 的
         [`WeightNorm`][annotated_nn.utils.weight_norm.WeightNorm] 前向预钩子。
-        `dim=0`（默认）对每个输出通道分别求范数；`dim=None` 对整个张量只求一个范数。
+        `dim=0`（默认）沿第 0 维每个切片分别求范数：对 `Linear` 与卷积是每个输出通道，
+        对转置卷积（权重以输入通道开头）则是每个输入通道；`dim=None` 对整个张量只求一个范数。
 
-        已弃用：每次调用都发出 `FutureWarning`，文字与 torch 相同。状态字典的键是
-        `name_g` 与 `name_v`，没有 `name`。
+        已弃用：每次调用都发出 `FutureWarning`，文字与 torch 相同。警告总是归到本函数里
+        同一行（调用 `WeightNorm.apply` 的那一行），所以在 Python 默认的警告过滤器下，
+        一个进程只显示第一次。状态字典的键是 `name_g` 与 `name_v`，没有 `name`。
 
     === "English"
 
         Replaces the parameter `name` by `name_g` (magnitude) and `name_v` (direction) and
         installs the [`WeightNorm`][annotated_nn.utils.weight_norm.WeightNorm] forward pre-hook
         that recomputes `name = name_g * name_v / ||name_v||` before every forward pass.
-        `dim=0` (the default) takes one norm per output channel; `dim=None` one norm over the
-        whole tensor.
+        `dim=0` (the default) takes one norm per slice along dimension 0: per output channel
+        for `Linear` and convolutions, but per input channel for transposed convolutions, whose
+        weights start with the input channels; `dim=None` takes one norm over the whole
+        tensor.
 
-        Deprecated: every call emits a `FutureWarning` with torch's text. The state_dict keys
-        are `name_g` and `name_v`, without `name`.
+        Deprecated: every call emits a `FutureWarning` with torch's text. The warning is
+        always attributed to the same line of this function (the one calling
+        `WeightNorm.apply`), so under Python's default warning filter a process shows only the
+        first one. The state_dict keys are `name_g` and `name_v`, without `name`.
 
     Args:
         module: The module to modify. / 要修改的模块。
