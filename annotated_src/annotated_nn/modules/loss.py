@@ -1812,10 +1812,12 @@ class LinearCrossEntropyLoss(_WeightedLoss):
             raise RuntimeError(
                 f"expected label_smoothing to be in range [0, 1], got {label_smoothing}"
             )
-        # 中: 没有旧式的 `size_average`/`reduce`；`weight` 作为缓冲区登记，在 `linear` 之前，
-        # 中: 所以状态字典里 `weight` 排在 `linear.weight` 前面。
-        # EN: No legacy `size_average`/`reduce`; `weight` is registered as a buffer before
-        # EN: `linear` exists, so in the state_dict `weight` comes before `linear.weight`.
+        # 中: 没有旧式的 `size_average`/`reduce`；`weight` 登记为本模块自己的缓冲区。状态字典先列
+        # 中: 模块自己的缓冲区、再列子模块的条目，所以给出 `weight` 时它排在 `linear.weight` 前面
+        # 中: （`weight` 为 `None` 时不进状态字典）。
+        # EN: No legacy `size_average`/`reduce`; `weight` becomes this module's own buffer. The
+        # EN: state_dict lists a module's own buffers before its submodules' entries, so a given
+        # EN: `weight` comes before `linear.weight` (a `None` `weight` is left out of it).
         super().__init__(weight=weight, size_average=None, reduce=None, reduction=reduction)
         self.num_classes = num_classes
         self.out_features = out_features
