@@ -230,7 +230,7 @@ LAYER_FAMILIES = [
     ("dropout", ("dropout",)),
     ("activation", ("activation",)),
     ("flatten-embedding", ("flatten", "sparse")),
-    ("loss", ("loss", "distance")),
+    ("loss", ("loss", "distance", "adaptive", "linear_cross_entropy_options")),
     ("transformer", ("transformer",)),
     ("rnn", ("rnn",)),
 ]

@@ -98,13 +98,13 @@ class _RequiredParameter:
     === "中文"
 
         放在 `defaults` 里：某个参数组既没有自己给这个超参数、默认值又是
-        [`required`][annotated_optim.optimizer.required] 时，
+        `required` 时，
         [`add_param_group`][annotated_optim.optimizer.Optimizer.add_param_group] 报 `ValueError`。
 
     === "English"
 
         Placed in `defaults`: when a parameter group does not give the hyperparameter itself and
-        the default is [`required`][annotated_optim.optimizer.required],
+        the default is `required`,
         [`add_param_group`][annotated_optim.optimizer.Optimizer.add_param_group] raises
         `ValueError`.
     """
@@ -115,12 +115,12 @@ class _RequiredParameter:
         === "中文"
 
             这段文字会出现在优化器的 repr 里：某个超参数的默认值是
-            [`required`][annotated_optim.optimizer.required] 时，`defaults` 中显示的就是它。
+            `required` 时，`defaults` 中显示的就是它。
 
         === "English"
 
             This text shows up in an optimizer's repr: when a hyperparameter's default is
-            [`required`][annotated_optim.optimizer.required], this is how `defaults` displays it.
+            `required`, this is how `defaults` displays it.
 
         Returns:
             The fixed text `<required parameter>`. / 固定文字 `<required parameter>`。

@@ -56,7 +56,7 @@ class _AutoDefault(NamedTuple):
         A pair of values: `acc_policy` (the precision/memory trade-off) and `chunking_method`
         (how the rows per chunk are decided).
 
-    Args:
+    Attributes:
         acc_policy: `"accurate"`, `"balanced"` or `"compact"`. / `"accurate"`、`"balanced"` 或 `"compact"`。
         chunking_method: `"aspect_ratio"` or `"aspect_ratio:N"`. / `"aspect_ratio"` 或 `"aspect_ratio:N"`。
     """

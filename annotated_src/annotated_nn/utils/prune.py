@@ -235,7 +235,7 @@ class BasePruningMethod(ABC):
                renaming is undone (the parameter is registered again as `name`, last in the
                parameter order) and the exception is raised again.
 
-            Note: an old hook taken off in step 1 is not put back on failure, as in PyTorch.
+            An old hook taken off in step 1 is not put back on failure, as in PyTorch.
             Also, the plain attribute `name` set in step 3 carries a graph (it is no leaf), so a
             freshly pruned module cannot be `copy.deepcopy`-ed until a forward pass under
             `torch.no_grad()`; every forward pass with gradients on makes it uncopyable again.

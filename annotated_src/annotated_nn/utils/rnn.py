@@ -157,7 +157,7 @@ class PackedSequence(_TorchPackedSequence):
         `pack_padded_sequence` or `pack_sequence`. The constructor checks only that
         `batch_sizes` is on the CPU, not that the two permutations are inverse to each other.
 
-    Args:
+    Attributes:
         data: Packed data, or a `(data, batch_sizes)` pair. / 打包数据，或 `(data, batch_sizes)` 二元组。
         batch_sizes: Sequences running at each step, on CPU. / 每个时间步的序列数，在 CPU 上。
         sorted_indices: Sorting permutation, or None. / 排序用的排列，或 None。
