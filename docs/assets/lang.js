@@ -109,7 +109,7 @@
    * Search. The index was built with jieba's words separated by U+200B (mkdocs.yml); a Chinese
    * query typed without spaces is one long term that matches nothing, or only its first word. The
    * build writes the index's Chinese vocabulary (search/book-words.json); here a query is cut into
-   * the longest known words, and each becomes a required term (+word), so 注册缓冲区 finds the
+   * the longest known words, and each becomes a required term (+word*), so 注册缓冲区 finds the
    * pages that contain both 注册 and 缓冲区. Material reads the input's value: the getter is
    * wrapped so the reader still sees what they typed.
    */
@@ -145,13 +145,19 @@
     return out;
   }
 
+  /*
+   * Material's search worker then cuts every Chinese run once more, against the index's terms,
+   * and its cut never keeps a run whole: 缓冲区 becomes 缓冲 as soon as 缓冲 is an index term
+   * somewhere, and 缓冲 alone no longer matches the pages that have 缓冲区. A trailing wildcard
+   * survives that cut (缓冲区* becomes 缓冲*, which matches 缓冲区), so every word gets one.
+   */
   function rewrite(query) {
     if (!words || !CJK_RUN.test(query)) return query;
     CJK_RUN.lastIndex = 0;
     return query.replace(CJK_RUN, function (run) {
       var parts = segment(run);
-      if (parts.length < 2) return run;
-      return parts.map(function (part) { return "+" + part; }).join(" ");
+      if (parts.length < 2) return words[run] ? run + "*" : run;
+      return parts.map(function (part) { return "+" + part + "*"; }).join(" ");
     });
   }
 
