@@ -89,9 +89,7 @@ def test_class_attributes_match(name):
 
 def test_module_all_lists():
     assert our_normalization.__all__ == tnn.modules.normalization.__all__
-    assert our_batchnorm.__all__ == [
-        n for n in tnn.modules.batchnorm.__all__ if n != "SyncBatchNorm"
-    ]
+    assert our_batchnorm.__all__ == tnn.modules.batchnorm.__all__
 
 
 # ---------------------------------------------------------------- construction, repr, state dict

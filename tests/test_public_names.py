@@ -32,9 +32,7 @@ UTILS_SUBMODULES = [
 ]
 
 # Deliberately absent names: torch path -> why. Each must be DIFF-marked in annotated_src.
-ALLOWED_ABSENT = {
-    "torch.nn.modules.SyncBatchNorm": "depends on torch.distributed (the distributed issue)",
-}
+ALLOWED_ABSENT = {}
 
 
 def public_names(module):

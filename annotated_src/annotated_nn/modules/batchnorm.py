@@ -9,11 +9,15 @@ r"""Batch normalization: layers whose state changes during the forward pass. / �
     - `_BatchNorm`：实现 `forward`，决定用批统计量还是滑动统计量，以及是否更新缓冲区；
     - `BatchNorm1d/2d/3d`：只重写 `_check_input_dim`，规定输入维数；
     - `_LazyNormBase` 与 `LazyBatchNorm1d/2d/3d`：惰性模块（lazy module），第一次前向传播时
-      才根据输入的通道数创建参数和缓冲区，然后把自己的类换成对应的 `BatchNorm*d`。
+      才根据输入的通道数创建参数和缓冲区，然后把自己的类换成对应的 `BatchNorm*d`；
+    - `SyncBatchNorm`：接受任意 2 维及以上的输入；训练时若已初始化进程组（process group），
+      输入必须在 GPU 等加速器上，组内进程多于 1 个时在它们之间同步批统计量；
+      其余情况与普通 BatchNorm 的计算相同。
 
     BatchNorm 是读者最常碰到的“训练/评估两种模式行为不同”的层：训练时用当前批的均值方差并
-    更新滑动统计量，评估时改用滑动统计量。`SyncBatchNorm`（跨进程同步统计量）不在本项目范围内：
-    它依赖 `torch.distributed` 和 GPU，与模块系统本身无关。
+    更新滑动统计量，评估时改用滑动统计量。`SyncBatchNorm` 的模块部分（状态、何时同步、
+    把模型里的 BatchNorm 换成它）在这里重写；跨进程汇总统计量的自动求导函数是数值内核，
+    直接用 torch 的 `torch.nn.modules._functions.SyncBatchNorm`。
 
 === "English"
 
@@ -27,17 +31,25 @@ r"""Batch normalization: layers whose state changes during the forward pass. / �
     - `BatchNorm1d/2d/3d` only override `_check_input_dim` to fix the input rank;
     - `_LazyNormBase` and `LazyBatchNorm1d/2d/3d` are lazy modules: the first forward pass
       creates parameters and buffers from the input's channel count, after which the module
-      turns into the matching `BatchNorm*d` class.
+      turns into the matching `BatchNorm*d` class;
+    - `SyncBatchNorm` accepts any input of 2 or more dimensions; in training, once a process
+      group is initialized, the input must be on an accelerator such as a GPU, and with more
+      than 1 process in the group the batch statistics are synchronized across them; in all
+      other cases it computes what a plain BatchNorm computes.
 
     BatchNorm is the layer where readers most often meet "training and evaluation behave
     differently": training uses the current batch's mean and variance and updates the
-    running statistics, evaluation uses the running statistics. `SyncBatchNorm` (statistics
-    synchronized across processes) is out of scope here: it depends on `torch.distributed`
-    and GPUs, not on the module system.
+    running statistics, evaluation uses the running statistics. The module side of
+    `SyncBatchNorm` (its state, when to synchronize, swapping it into a model) is re-written
+    here; the autograd function that gathers statistics across processes is a numerical
+    kernel, so torch's own `torch.nn.modules._functions.SyncBatchNorm` is used.
 """
+
+from typing import Any
 
 import torch
 from torch import Tensor
+from torch.nn.modules._functions import SyncBatchNorm as sync_batch_norm
 
 from .. import functional as F
 from .. import init
@@ -45,8 +57,6 @@ from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-# DIFF(torch 2.13): 中: 没有 SyncBatchNorm（依赖 torch.distributed，不属于模块系统）。
-# DIFF(torch 2.13): EN: SyncBatchNorm is left out (it depends on torch.distributed, not on the module system).
 __all__ = [
     "BatchNorm1d",
     "LazyBatchNorm1d",
@@ -54,6 +64,7 @@ __all__ = [
     "LazyBatchNorm2d",
     "BatchNorm3d",
     "LazyBatchNorm3d",
+    "SyncBatchNorm",
 ]
 
 
@@ -966,3 +977,433 @@ class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
         """
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    r"""Batch normalization whose training statistics are shared by a process group. / 训练统计量在进程组内共享的批归一化。
+
+    === "中文"
+
+        数据并行训练时每个进程只看到全局批的一部分；每张卡的批很小时，各自求的均值方差噪声很大。
+        `SyncBatchNorm` 在训练模式下把组内所有进程的批统计量汇总成一份，再用它归一化，
+        效果如同在整个全局批上做 BatchNorm。状态（参数、缓冲区、`repr`、状态字典）与
+        [`BatchNorm1d`][annotated_nn.modules.batchnorm.BatchNorm1d] 等完全相同，另外只多一个
+        普通属性 `process_group`（`None` 表示全体进程 `WORLD`）。
+
+        它不规定输入维数，只要求至少 2 维、通道数不为 0。
+        [`forward`][annotated_nn.modules.batchnorm.SyncBatchNorm.forward] 先判断要不要同步：
+        评估模式、没有初始化进程组、组里只有 1 个进程时都不同步，直接走普通 BatchNorm 的计算
+        （但已初始化进程组时，训练模式下的 CPU 输入会先报错）。
+        真正的同步交给 torch 的自动求导函数 `torch.nn.modules._functions.SyncBatchNorm`（数值内核，
+        内部用 all_gather 汇总统计量，反向时用 all_reduce 汇总梯度项）。
+
+        通常不直接构造它，而是用
+        [`convert_sync_batchnorm`][annotated_nn.modules.batchnorm.SyncBatchNorm.convert_sync_batchnorm]
+        把现成模型里的 BatchNorm 层换掉，再交给 `DistributedDataParallel`（每个进程一张卡）。
+
+    === "English"
+
+        In data-parallel training each process sees only a slice of the global batch; with a
+        small per-device batch, each slice's mean and variance are noisy. In training mode
+        `SyncBatchNorm` combines the batch statistics of every process in the group into one
+        set and normalizes with it, as if BatchNorm ran on the whole global batch. Its state
+        (parameters, buffers, `repr`, state_dict) is exactly that of
+        [`BatchNorm1d`][annotated_nn.modules.batchnorm.BatchNorm1d] and friends, plus one plain
+        attribute, `process_group` (`None` means all processes, `WORLD`).
+
+        It fixes no input rank: at least 2 dimensions and a non-zero channel count are all it
+        asks. [`forward`][annotated_nn.modules.batchnorm.SyncBatchNorm.forward] first decides
+        whether to synchronize: in evaluation mode, without an initialized process group, or
+        with a single process in the group it does not, and computes a plain BatchNorm (but
+        with an initialized group, a CPU input in training mode raises first). The
+        synchronization itself is torch's autograd function
+        `torch.nn.modules._functions.SyncBatchNorm` (a numerical kernel: it gathers the
+        statistics with all_gather, and sums the gradient terms with all_reduce in backward).
+
+        It is usually not built by hand: use
+        [`convert_sync_batchnorm`][annotated_nn.modules.batchnorm.SyncBatchNorm.convert_sync_batchnorm]
+        to swap the BatchNorm layers of an existing model, then wrap it in
+        `DistributedDataParallel` (one device per process).
+
+    Examples:
+        >>> import torch, annotated_nn as nn
+        >>> bn = nn.SyncBatchNorm(3)
+        >>> bn
+        SyncBatchNorm(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        >>> bn(torch.randn(2, 3, 4, 4, 4)).shape
+        torch.Size([2, 3, 4, 4, 4])
+    """
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        process_group: Any | None = None,
+        device=None,
+        dtype=None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        r"""Build the usual BatchNorm state, then remember the process group. / 先建立通常的 BatchNorm 状态，再记下进程组。
+
+        === "中文"
+
+            `process_group` 是第 6 个位置参数，排在 `device`/`dtype` 之前（与 torch 相同，
+            所以按位置传 `device` 的代码换成本类时要小心）。它只是普通属性：不进状态字典，
+            也不出现在 `repr` 中。
+
+        === "English"
+
+            `process_group` is the 6th positional parameter, before `device`/`dtype` (as in
+            torch, so code that passes `device` positionally needs care when switching to this
+            class). It is a plain attribute: not in the state_dict, not in the `repr`.
+
+        Args:
+            num_features: Number of channels `C`. / 通道数 `C`。
+            eps: Added to the variance for stability. / 加到方差上以保证数值稳定。
+            momentum: Running-average factor, or `None` for a cumulative average. / 滑动平均系数；`None` 表示累计平均。
+            affine: Whether to learn `weight` (and `bias`). / 是否学习 `weight`（及 `bias`）。
+            track_running_stats: Whether to keep running statistics. / 是否维护滑动统计量。
+            process_group: Group to synchronize within; `None` means `WORLD`. / 在其中同步的进程组；`None` 表示 `WORLD`。
+            device: Device of the new tensors. / 新张量所在设备。
+            dtype: Dtype of the floating-point tensors. / 浮点张量的数据类型。
+            bias: Whether to learn `bias`. / 是否学习 `bias`。
+        """
+        # 中: 参数与缓冲区全部由 `_NormBase` 创建，登记顺序和初值与 `BatchNorm1d` 等完全一样，
+        # 中: 因此状态字典可以在两者之间直接互相加载。
+        # EN: `_NormBase` creates every parameter and buffer, in the same order and with the
+        # EN: same starting values as `BatchNorm1d` and friends, so state_dicts load across them.
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__(
+            num_features,
+            eps,
+            momentum,
+            affine,
+            track_running_stats,
+            **factory_kwargs,
+            bias=bias,
+        )
+        # 中: 进程组对象不是张量，也不该保存：存成普通属性，前向传播时才查它的规模。
+        # EN: A process group is no tensor and is not saved: it is a plain attribute, whose
+        # EN: size is looked up only during the forward pass.
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        r"""Accept any input with at least 2 dimensions. / 接受至少 2 维的任意输入。
+
+        === "中文"
+
+            通道总在第 1 维，其后可以有任意多个空间维，所以一个类就覆盖了 1d/2d/3d 三种情形。
+
+        === "English"
+
+            Channels are always dimension 1, followed by any number of spatial dimensions, so
+            one class covers the 1d, 2d and 3d cases.
+
+        Args:
+            input: The forward input. / 前向输入。
+
+        Raises:
+            ValueError: Fewer than 2 dimensions. / 维数少于 2。
+        """
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def _check_non_zero_input_channels(self, input) -> None:
+        r"""Reject an input with 0 channels. / 拒绝通道数为 0 的输入。
+
+        === "中文"
+
+            没有通道就没有可以同步的统计量。这个检查在选择路径之前进行，
+            所以评估模式和没有进程组时同样报错（而 `BatchNorm*d` 不做这项检查）。
+
+        === "English"
+
+            Without channels there are no statistics to synchronize. The check runs before a
+            path is chosen, so evaluation mode and runs without a process group reject such
+            input too (`BatchNorm*d` has no such check).
+
+        Args:
+            input: The forward input, at least 2D. / 前向输入，至少 2 维。
+
+        Raises:
+            ValueError: `input.size(1) == 0`. / `input.size(1) == 0`。
+        """
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input: Tensor) -> Tensor:
+        r"""Normalize, synchronizing batch statistics across processes when training. / 归一化；训练时跨进程同步批统计量。
+
+        === "中文"
+
+            步骤：
+
+            1. 检查输入至少 2 维、通道数不为 0；
+            2. 训练且跟踪时计数器加 1，算出本次的平均系数（与 `_BatchNorm` 相同）；
+            3. 决定 `bn_training` 以及交给内核的缓冲区（与 `_BatchNorm` 相同）；
+            4. 决定是否同步：要求用批统计量、处于训练模式、`torch.distributed` 可用且已初始化；
+               此时输入必须在 `cuda`、`hpu`、`xpu` 或私有后端设备上，否则抛出 `ValueError`；
+               进程组规模大于 1 才真正同步；
+            5. 不同步就调用 `F.batch_norm`，同步就调用 torch 的自动求导函数。
+
+            CPU 上没有初始化进程组时（单机调试的常见情形）第 4 步不成立，所以结果与
+            `BatchNorm*d` 完全相同；一旦初始化了进程组，CPU 输入在训练模式下就会报错，
+            即使组里只有 1 个进程。
+
+        === "English"
+
+            Steps:
+
+            1. check that the input has at least 2 dimensions and a non-zero channel count;
+            2. in training with tracking, bump the counter and work out this step's averaging
+               factor (as in `_BatchNorm`);
+            3. decide `bn_training` and the buffers handed to the kernel (as in `_BatchNorm`);
+            4. decide whether to synchronize: batch statistics, training mode, and an available
+               and initialized `torch.distributed` are required; the input must then live on a
+               `cuda`, `hpu`, `xpu` or private-backend device, else `ValueError`; only a group
+               of more than 1 process actually synchronizes;
+            5. without synchronization call `F.batch_norm`, with it torch's autograd function.
+
+            On CPU without an initialized process group (the usual single-machine debugging
+            case) step 4 does not apply, so the result is exactly that of `BatchNorm*d`; once a
+            process group is initialized, a CPU input in training mode is an error, even in a
+            group of 1 process.
+
+        Args:
+            input: Tensor of shape `(N, C, *)`. / 形状为 `(N, C, *)` 的张量。
+
+        Returns:
+            Tensor of the same shape. / 同形状的张量。
+
+        Raises:
+            ValueError: Fewer than 2 dimensions, 0 channels, or a non-accelerator input that would be synchronized. / 维数少于 2、通道数为 0，或需要同步的输入不在加速器上。
+            AssertionError: Tracking switched on after construction without a counter. / 构造后才打开跟踪、没有计数器。
+        """
+        # 中: 第 1 步：两项检查都在碰任何缓冲区之前，出错时计数器不变。
+        # EN: Step 1: both checks come before any buffer is touched, so an error leaves the
+        # EN: counter as it was.
+        self._check_input_dim(input)
+        self._check_non_zero_input_channels(input)
+
+        # 中: 第 2 步：默认系数就是 momentum；momentum 为 None 时先占位为 0.0。
+        # EN: Step 2: the factor defaults to momentum; a None momentum starts as 0.0.
+        if self.momentum is None:
+            exponential_average_factor = 0.0
+        else:
+            exponential_average_factor = self.momentum
+
+        # 中: 与 `_BatchNorm` 的一处不同：打开了跟踪开关却没有计数器（构造时
+        # 中: `track_running_stats=False`，之后才改成 True）在这里是 AssertionError，
+        # 中: 而 `_BatchNorm` 会跳过计数。momentum=None 时系数为 `1/n`（累计平均）。
+        # EN: One difference from `_BatchNorm`: the tracking switch on but no counter (built with
+        # EN: `track_running_stats=False`, switched to True later) is an AssertionError here,
+        # EN: where `_BatchNorm` skips the count. With momentum=None the factor is `1/n` (a
+        # EN: cumulative average).
+        if self.training and self.track_running_stats:
+            if self.num_batches_tracked is None:
+                raise AssertionError("num_batches_tracked must not be None")
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                exponential_average_factor = 1.0 / self.num_batches_tracked.item()
+            else:
+                exponential_average_factor = self.momentum
+
+        # 中: 第 3 步：训练模式总用批统计量，评估模式只在两个缓冲区都是 None 时才用；
+        # 中: 训练但不跟踪时传 None 给内核，保证缓冲区不被更新。
+        # EN: Step 3: training always uses batch statistics, evaluation only when both buffers
+        # EN: are None; training without tracking hands None to the kernel, so the buffers
+        # EN: cannot be updated.
+        if self.training:
+            bn_training = True
+        else:
+            bn_training = (self.running_mean is None) and (self.running_var is None)
+        running_mean = self.running_mean if not self.training or self.track_running_stats else None
+        running_var = self.running_var if not self.training or self.track_running_stats else None
+
+        # 中: 第 4 步：评估模式从不同步（即使缓冲区为 None、用的是批统计量），
+        # 中: 没有初始化进程组时也不同步——这就是单进程 CPU 上能直接用的原因。
+        # EN: Step 4: evaluation mode never synchronizes (not even when the buffers are None and
+        # EN: batch statistics are used), nor does a run without an initialized process group —
+        # EN: which is why it works as is in a single CPU process.
+        need_sync = (
+            bn_training
+            and self.training
+            and torch.distributed.is_available()
+            and torch.distributed.is_initialized()
+        )
+        if need_sync:
+            # 中: 设备检查在查看组规模之前：进程组一旦初始化，CPU 输入在训练模式下总是报错，
+            # 中: 1 个进程的组也不例外；此时第 2 步已给计数器加了 1，滑动统计量则未变。
+            # 中: 报错文字没有提到 `hpu`，尽管它也被接受（torch 原文如此）。
+            # EN: The device check comes before the group size: once a process group is
+            # EN: initialized, a CPU input in training mode is always an error, even in a group
+            # EN: of 1; by then step 2 has added 1 to the counter, while the running statistics
+            # EN: are unchanged. The message does not mention `hpu`, though it is accepted
+            # EN: (torch's text).
+            accelerator_types = ["cuda", "hpu", "xpu", torch._C._get_privateuse1_backend_name()]
+            if input.device.type not in accelerator_types:
+                raise ValueError(
+                    "SyncBatchNorm expected input tensor to be on GPU or XPU or "
+                    f"{torch._C._get_privateuse1_backend_name()}"
+                )
+            # 中: 没指定进程组（或它为假值）就用全体进程 `WORLD`；
+            # 中: 组里只有 1 个进程时没有别人可同步，改走本地路径。
+            # EN: No process group (or a falsy one) means all processes, `WORLD`; a group of 1
+            # EN: has nobody to synchronize with, so the local path is taken.
+            process_group = torch.distributed.group.WORLD
+            if self.process_group:
+                process_group = self.process_group
+            world_size = torch.distributed.get_world_size(process_group)
+            need_sync = world_size > 1
+
+        # 中: 第 5 步（本地）：与 `_BatchNorm.forward` 的调用完全相同，结果逐位一致。
+        # EN: Step 5 (local): the very call `_BatchNorm.forward` makes, so results are
+        # EN: bit-identical.
+        if not need_sync:
+            return F.batch_norm(
+                input,
+                running_mean,
+                running_var,
+                self.weight,
+                self.bias,
+                bn_training,
+                exponential_average_factor,
+                self.eps,
+            )
+        # 中: 第 5 步（同步）：只有训练模式能走到这里，所以 `bn_training` 必为 True。
+        # 中: torch 的自动求导函数汇总各进程的均值、方差倒数和计数，就地更新滑动统计量，
+        # 中: 反向时再汇总梯度项；`weight`/`bias` 的梯度不在这里同步，交给 DDP 去做。
+        # EN: Step 5 (synchronized): only training mode gets here, so `bn_training` must be
+        # EN: True. torch's autograd function gathers every process's mean, inverse standard
+        # EN: deviation and count, updates the running statistics in place, and in backward
+        # EN: sums the gradient terms; `weight`/`bias` gradients are not synchronized here but
+        # EN: left to DDP.
+        if not bn_training:
+            raise AssertionError("bn_training must be True")
+        return sync_batch_norm.apply(
+            input,
+            self.weight,
+            self.bias,
+            running_mean,
+            running_var,
+            self.eps,
+            exponential_average_factor,
+            process_group,
+            world_size,
+        )
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        r"""Replace every BatchNorm layer of a model with a `SyncBatchNorm`. / 把模型里的每个 BatchNorm 层换成 `SyncBatchNorm`。
+
+        === "中文"
+
+            递归遍历模块树，凡是 [`_BatchNorm`][annotated_nn.modules.batchnorm._BatchNorm]
+            的实例（`BatchNorm1d/2d/3d`、惰性版本、`SyncBatchNorm` 本身）都换成新的
+            `SyncBatchNorm`；`InstanceNorm` 不是 `_BatchNorm`，保持不变。新层**共用**原层的
+            参数与缓冲区对象（不复制），所以数值、设备、`requires_grad`、优化器里登记的参数
+            都保持不变；训练/评估模式和 `qconfig` 属性（若有）也照搬。
+
+            根模块本身若是 BatchNorm，返回新对象；否则返回原模块（子模块已就地替换）。
+            新层总是 `SyncBatchNorm`，即使通过它的子类调用（torch 也是如此）。
+            还没物化的惰性层会变成 `num_features=0`、带着未初始化参数的 `SyncBatchNorm`，
+            之后前向传播会报错（torch 同样如此）：请先用一批数据跑一次前向传播。
+
+            传入 `torch.nn.Module` 时直接交给 `torch.nn.SyncBatchNorm.convert_sync_batchnorm`，
+            结果与调用 torch 完全相同（两种模块都不能作为子模块挂到对方的树上，所以不会出现混合的树）。
+
+        === "English"
+
+            Walks the module tree and replaces every instance of
+            [`_BatchNorm`][annotated_nn.modules.batchnorm._BatchNorm] (`BatchNorm1d/2d/3d`,
+            the lazy ones, `SyncBatchNorm` itself) with a new `SyncBatchNorm`; `InstanceNorm` is
+            no `_BatchNorm` and stays. The new layer **shares** the old one's parameter and
+            buffer objects (no copy), so values, devices, `requires_grad` and the parameters an
+            optimizer holds are all unchanged; the training/evaluation mode and a `qconfig`
+            attribute (if any) are carried over too.
+
+            If the root itself is a BatchNorm, a new object is returned; otherwise the original
+            module is returned, its submodules replaced in place. The new layers are always
+            `SyncBatchNorm`, even when called through a subclass (torch does the same). A lazy
+            layer not yet materialized becomes a `SyncBatchNorm` with `num_features=0` and
+            uninitialized parameters, whose forward pass then fails (in torch too): run one
+            batch through the model first.
+
+            A `torch.nn.Module` is handed to `torch.nn.SyncBatchNorm.convert_sync_batchnorm`,
+            so the result is exactly torch's (neither kind of module can be a submodule in the
+            other kind's tree, so mixed trees do not occur).
+
+        Args:
+            module: The model, or a single BatchNorm layer. / 模型，或单个 BatchNorm 层。
+            process_group: Group for the new layers; `None` means `WORLD`. / 新层所用的进程组；`None` 表示 `WORLD`。
+
+        Returns:
+            The converted model (a new object if `module` was a BatchNorm). / 转换后的模型（`module` 本身是 BatchNorm 时为新对象）。
+
+        Examples:
+            >>> import annotated_nn as nn
+            >>> model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.Sequential(nn.BatchNorm2d(4)))
+            >>> model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+            >>> model[1][0]
+            SyncBatchNorm(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        """
+        # 中: torch 的模块树交给 torch 自己转换：得到的是 `torch.nn.SyncBatchNorm`，
+        # 中: 与用户直接调用 torch 时一模一样。我们的 `add_module` 不接受 torch 的模块，
+        # 中: 所以这种树只会作为根传进来，递归中遇不到。
+        # EN: A torch module tree is converted by torch itself: it gets `torch.nn.SyncBatchNorm`
+        # EN: layers, exactly as if the user had called torch. Our `add_module` refuses torch
+        # EN: modules, so such a tree can only arrive as the root, never during the recursion.
+        if isinstance(module, torch.nn.Module):
+            return torch.nn.SyncBatchNorm.convert_sync_batchnorm(module, process_group)
+        # 中: 新层写的是 `SyncBatchNorm` 而不是 `cls`，与 torch 一致。超参数照搬；
+        # 中: `bias` 按原层是否有 bias 参数决定。
+        # EN: The new layer is `SyncBatchNorm`, not `cls`, as in torch. Hyper-parameters are
+        # EN: copied; `bias` follows whether the old layer has a bias parameter.
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(
+                module.num_features,
+                module.eps,
+                module.momentum,
+                module.affine,
+                module.track_running_stats,
+                process_group,
+                bias=module.bias is not None,
+            )
+            # 中: 直接换上原层的参数对象（不是复制值）：新建的 1/0 参数被丢弃，
+            # 中: `requires_grad`、设备、dtype 和优化器里的引用都随原对象保留。
+            # 中: torch 在 `no_grad` 下读取它们，这里照做。
+            # EN: The old layer's parameter objects go in directly (not copies of their values):
+            # EN: the fresh 1/0 parameters are dropped, and `requires_grad`, device, dtype and
+            # EN: an optimizer's references all stay with the original objects. torch reads them
+            # EN: under `no_grad`, and so does this.
+            if module.affine:
+                with torch.no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            # 中: 缓冲区同样共享对象（不跟踪时都是 None），因此计数器和滑动统计量接着原层继续。
+            # 中: `training` 照搬原层，而不是新层默认的 True；`qconfig` 是量化工具挂上的属性。
+            # EN: The buffers are shared objects too (all None without tracking), so the counter
+            # EN: and running statistics carry on from the old layer. `training` is the old
+            # EN: layer's, not the new layer's default True; `qconfig` is what quantization
+            # EN: tools attach.
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+            if hasattr(module, "qconfig"):
+                module_output.qconfig = module.qconfig
+        # 中: 对每个子模块递归，再用同名 `add_module` 挂到 `module_output` 上：名字已存在时
+        # 中: 就地替换，所以子模块的顺序不变；被替换的 BatchNorm 若（少见地）带着子模块，
+        # 中: 它们就这样搬到新层上。
+        # EN: Recurse into every child and attach the result to `module_output` with
+        # EN: `add_module` under the same name: an existing name is replaced in place, so the
+        # EN: order of children is kept; a replaced BatchNorm's children (rare) move to the new
+        # EN: layer this way.
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return module_output
