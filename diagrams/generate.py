@@ -1039,7 +1039,7 @@ def optimizer_state_dot(nn, optim) -> str:
     # 中: 左：优化器对象。每个张量一个节点，state 里的条目列在它下面。
     # EN: Left: the optimizer object. One node per tensor, its state entries listed under it.
     out.append(
-        '  subgraph cluster_live {\n    label="optimizer（对象 / the object）"; style=dashed;\n'
+        '  subgraph cluster_live {\n    label="优化器对象 / the optimizer object"; style=dashed;\n'
     )
     for g, group in enumerate(optimizer.param_groups):
         options = "\\l".join(f"{k}: {group[k]}" for k in shown) + "\\l"
@@ -1141,8 +1141,7 @@ def parametrize_dot(nn) -> str:
     out.append('    "b_cls0" -> "b_inst" [style=dotted, label="实例 / instance"];\n  }\n')
 
     out.append(
-        '  subgraph cluster_after {\n    label="register_parametrization(m, \\"weight\\", Symmetric()) 之后 / after";'
-        " style=dashed;\n"
+        '  subgraph cluster_after {\n    label="注册之后 / after registration"; style=dashed;\n'
     )
     chain = mro_nodes("a", after)
     prop = vars(chain[0]).get("weight")

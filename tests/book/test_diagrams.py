@@ -79,7 +79,11 @@ def test_family_diagrams_draw_torch_edges():
 
 
 def test_family_diagrams_match_the_layer_pages():
-    """One family diagram per layer page, holding every class the page renders."""
+    """One family diagram per layer page, holding every layer class the page renders.
+
+    Utility classes a layer page also shows (`utils.rnn.PackedSequence` on the RNN page) are not
+    layers and belong to no family.
+    """
     pages = sorted(p.stem for p in (ROOT / "docs" / "chapters" / "layers").glob("*.md"))
     assert sorted(slug for slug, _ in generate.LAYER_FAMILIES) == [p for p in pages if p != "index"]
     classes = generate.class_bases("annotated_nn")
@@ -88,7 +92,7 @@ def test_family_diagrams_match_the_layer_pages():
         assert f"generated/diagrams/family-{slug}.svg" in text, slug
         members = set(generate.family_members(slug))
         for dotted in re.findall(r"^::: annotated_nn\.(\S+)", text, re.M):
-            if dotted in classes:
+            if dotted in classes and dotted.startswith("modules."):
                 assert dotted in members, (slug, dotted)
 
 
