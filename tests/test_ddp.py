@@ -1,15 +1,17 @@
-"""torch.nn.parallel.DistributedDataParallel wrapping an annotated_nn model (2 processes, gloo, CPU).
+"""torch's own DistributedDataParallel wrapping an annotated_nn model (2 processes, gloo, CPU).
 
-DDP is torch's own class; it only needs from the wrapped module what every module offers
+annotated_nn has its own DDP (annotated_nn.parallel.DistributedDataParallel, tested against torch's in
+tests/test_distributed.py). This file records what happens when a user wraps an annotated_nn model
+in torch's class instead: it only needs from the wrapped module what every module offers
 (parameters(), named_parameters(), named_modules(), named_buffers(), modules(), forward pre-hooks,
-__call__). One DDP step on two halves of a batch must give the parameters of one single-process
-step on the whole batch (DDP averages gradients across ranks).
+__call__), so one step on two halves of a batch gives the parameters of one single-process step on
+the whole batch (DDP averages gradients across ranks).
 
-Observed limitation (torch's, not ours): DDP is a torch.nn.Module, and torch.nn.Module.__setattr__
+The limitation (torch's, not ours): torch's DDP is a torch.nn.Module, and torch.nn.Module.__setattr__
 registers only torch.nn.Module instances as submodules. `ddp.module = model` therefore stores our
 model as a plain attribute: `ddp.parameters()`, `ddp.state_dict()`, `repr(ddp)`, `ddp.train()/eval()`
-and `ddp.to()` do not see it. Give the optimizer `model.parameters()` (or `ddp.module.parameters()`)
-and switch modes on the model itself. The test records these facts so a change is noticed.
+and `ddp.to()` do not see it. The test records these facts so a change is noticed; our own DDP,
+an annotated_nn.Module, has none of them.
 """
 
 import os

@@ -351,6 +351,10 @@ SECTION_TABLE = re.compile(
 )
 
 
+# A run of search separators (U+200B from jieba, whitespace) holding at least one real whitespace.
+SEPARATOR_RUN = re.compile(r"[\s\u200b]*\s[\s\u200b]*")
+
+
 def _is_private_api_entry(location: str) -> bool:
     """Whether a search entry is a private object's or a special method's section. / 搜索条目是否属于私有对象或特殊方法的小节。"""
     if "#annotated_" not in location:
@@ -399,6 +403,12 @@ def on_post_build(config, **kwargs):
             #     and most parameter names appear in the prose too).
             if "#annotated_" in doc["location"]:
                 doc["text"] = SECTION_TABLE.split(doc["text"], maxsplit=1)[0].rstrip()
+            # 中: jieba 在每个中文词两侧插入 U+200B（3 字节）；紧挨空白的那些是多余的：空白本身
+            #     已是分隔符，搜索切出的词不变。一段分隔符只留一个空格，省下约 4% 的索引。
+            # EN: jieba puts U+200B (3 bytes) on both sides of every Chinese word; those next to
+            #     whitespace are redundant: the whitespace already separates, and search cuts
+            #     the same words. A run of separators becomes one space, about 4% of the index.
+            doc["text"] = SEPARATOR_RUN.sub(" ", doc["text"]).strip("\u200b ")
         index.write_text(
             json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
