@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_training.py
 	$(PY) benchmarks/bench_optim.py
 	$(PY) benchmarks/bench_parametrize.py
+	$(PY) benchmarks/bench_ddp.py
 
 # Train SimpleNet in annotated_nn and torch.nn side by side; fails if the losses ever differ.
 train: $(STAMP)

@@ -431,6 +431,9 @@ def scenario_errors(rank):
     def lazy(nn):
         return nn.Sequential(nn.LazyLinear(3))
 
+    def sync_batchnorm(nn):
+        return nn.Sequential(nn.Linear(6, 4), nn.SyncBatchNorm(4))
+
     cases = {
         "delay_without_hook_param": {"delay_all_reduce_named_params": []},
         "group_and_mesh": {"process_group": dist.group.WORLD, "device_mesh": object()},
@@ -447,6 +450,7 @@ def scenario_errors(rank):
     out["no_trainable_parameter"] = both(lambda side: build(side, frozen))
     out["two_device_types"] = both(lambda side: build(side, meta_and_cpu))
     out["lazy_module"] = both(lambda side: build(side, lazy))
+    out["sync_batchnorm_on_cpu"] = both(lambda side: build(side, sync_batchnorm))
 
     def misuse(side):
         nn, DDP = SIDES[side]
@@ -650,6 +654,7 @@ def test_hooks_join_and_errors_equal_torch(two_ranks_more):
         errors = per_rank["errors"]
         assert errors["two_device_ids"][1][0][0] == "raise"
         assert errors["lazy_module"][1][0][0] == "raise"
+        assert errors["sync_batchnorm_on_cpu"][1][0][0] == "raise"
         assert errors["check_reduction"][1][1][0][0] == "FutureWarning"
         assert errors["misuse"][1]["join_hook_type"] == "_DDPJoinHook"
     for item in ("initial_world_size", "effective_world_size"):

@@ -11,25 +11,25 @@ r"""Train a reference model with our `DistributedDataParallel` under `torchrun`,
         torchrun --nnodes=2 --nproc_per_node=2 --rdzv_backend=c10d \
             --rdzv_endpoint=HOST:29400 -m annotated_examples.train_ddp
 
-    `torchrun` 为每个进程设置环境变量 `RANK`、`WORLD_SIZE`、`LOCAL_RANK`（以及
-    `MASTER_ADDR`/`MASTER_PORT`），脚本据此调用 `dist.init_process_group`：CPU 上用 `gloo`，
+    `torchrun` 为每个进程设置环境变量 `RANK`、`WORLD_SIZE`、`LOCAL_RANK`、`LOCAL_WORLD_SIZE`
+    （以及 `MASTER_ADDR`/`MASTER_PORT`），脚本据此调用 `dist.init_process_group`：CPU 上用 `gloo`，
     每台机器的 GPU 数不少于本机进程数时用 `nccl`，进程 `LOCAL_RANK` 使用 `cuda:LOCAL_RANK`。
     不经 `torchrun` 直接运行 `python -m annotated_examples.train_ddp` 时，脚本自己建立只有一个
     进程的进程组，同样能跑完。
 
     每个进程从同一个种子用 `annotated_nn` 构建模型，套上
     [`DistributedDataParallel`][annotated_nn.parallel.distributed.DistributedDataParallel]，
-    用 `annotated_optim.SGD` 训练。合成数据集由 `DistributedSampler` 按 rank 切成互不相交的
-    几份，每个 epoch 开始时调用 `set_epoch` 换一种洗牌顺序。反向传播（backward pass）中 DDP
-    把各进程的梯度取平均，所以每一步之后所有进程的参数（parameter）都相同。进度条和打印只出现在
-    rank 0 上。
+    用 `annotated_optim.SGD` 训练。合成数据集由 `DistributedSampler` 按 rank 切成几份（除了
+    为凑整而补上的样本，互不相交），每个 epoch 开始时调用 `set_epoch` 换一种洗牌顺序。
+    反向传播（backward pass）中 DDP 把各进程的梯度取平均，所以每一步之后所有进程的参数
+    （parameter）都相同。进度条和打印只出现在 rank 0 上。
 
     训练结束后 rank 0 把 `{"model", "optimizer", "epoch"}` 用 `torch.save` 写到
     `--checkpoint`，再用 `torch.load(path, weights_only=True)` 读回、装进一个新模型和新优化器来
-    检验；其它进程在 `dist.barrier()` 处等待。给出 `--dcp-dir` 时，所有进程还会用
+    检验；其它进程在 `dist.barrier()` 处等它写完。给出 `--dcp-dir` 时，所有进程还会用
     `torch.distributed.checkpoint`（DCP）保存并读回状态字典（state_dict）。
     `--reference torch` 把整套实现换成 `torch.nn`、torch 的 DDP 和 `torch.optim`，两次运行的
-    检查点应逐位相同。
+    检查点里的张量应逐位相同。
 
 === "English"
 
@@ -44,26 +44,27 @@ r"""Train a reference model with our `DistributedDataParallel` under `torchrun`,
             --rdzv_endpoint=HOST:29400 -m annotated_examples.train_ddp
 
     `torchrun` gives every process the environment variables `RANK`, `WORLD_SIZE`,
-    `LOCAL_RANK` (and `MASTER_ADDR`/`MASTER_PORT`), from which the script calls
-    `dist.init_process_group`: `gloo` on CPUs, `nccl` when each machine has at least as many
-    GPUs as local processes, process `LOCAL_RANK` then using `cuda:LOCAL_RANK`. Run without
+    `LOCAL_RANK`, `LOCAL_WORLD_SIZE` (and `MASTER_ADDR`/`MASTER_PORT`), from which the script
+    calls `dist.init_process_group`: `gloo` on CPUs, `nccl` when each machine has at least as
+    many GPUs as local processes, process `LOCAL_RANK` then using `cuda:LOCAL_RANK`. Run without
     `torchrun` (`python -m annotated_examples.train_ddp`), the script makes a process group of
     one process itself and still runs to the end.
 
     Every process builds the model with `annotated_nn` from the same seed, wraps it in
     [`DistributedDataParallel`][annotated_nn.parallel.distributed.DistributedDataParallel] and
     trains it with `annotated_optim.SGD`. A `DistributedSampler` splits the synthetic data set
-    into disjoint shards by rank, and `set_epoch` at the start of every epoch changes the
-    shuffle. During the backward pass DDP averages the gradients over the processes, so after
-    every step all processes hold the same parameters. The progress bar and the printed lines
-    come from rank 0 only.
+    into shards by rank (disjoint apart from the samples repeated to even them out), and
+    `set_epoch` at the start of every epoch changes the shuffle. During the backward pass DDP
+    averages the gradients over the processes, so after every step all processes hold the same
+    parameters. The progress bar and the printed lines come from rank 0 only.
 
     At the end rank 0 writes `{"model", "optimizer", "epoch"}` with `torch.save` to
     `--checkpoint`, then reads it back with `torch.load(path, weights_only=True)` and loads it
-    into a fresh model and optimizer as a check; the other processes wait at `dist.barrier()`.
-    With `--dcp-dir`, all processes also save and load the state_dict with
+    into a fresh model and optimizer as a check; the other processes wait at `dist.barrier()`
+    until it is written. With `--dcp-dir`, all processes also save and load the state_dict with
     `torch.distributed.checkpoint` (DCP). `--reference torch` swaps the whole stack for
-    `torch.nn`, torch's DDP and `torch.optim`; the two runs' checkpoints should be bit-identical.
+    `torch.nn`, torch's DDP and `torch.optim`; the tensors in the two runs' checkpoints should be
+    bit-identical.
 """
 
 import argparse
@@ -160,14 +161,16 @@ def make_loader(
 
         每个进程都生成完整的数据集（同一个种子，所以内容相同），再由 `DistributedSampler` 只取
         属于本 rank 的下标：先按 `seed + epoch` 洗牌，补齐到进程数的整数倍，然后 rank `r` 取第
-        `r, r + world_size, ...` 个。不同 rank 的下标互不相交，合起来覆盖整个数据集。
+        `r, r + world_size, ...` 个。合起来覆盖整个数据集；除了补齐时重复的那几个，不同 rank
+        的下标互不相交。
 
     === "English"
 
         Every process generates the whole data set (same seed, so the same content), and the
         `DistributedSampler` keeps only this rank's indices: it shuffles with `seed + epoch`,
         pads to a multiple of the number of processes, and rank `r` takes entries
-        `r, r + world_size, ...`. The ranks' indices are disjoint and together cover the set.
+        `r, r + world_size, ...`. Together they cover the set; apart from the entries repeated by
+        the padding, the ranks' indices are disjoint.
 
     Args:
         num_samples: Size of the whole data set. / 整个数据集的大小。
@@ -196,16 +199,16 @@ def train_epochs(
 
         每步是普通的单机写法：`zero_grad`、前向、`backward`、`step`。分布式只藏在两处：
         `model` 是 DDP 包装后的模块，它在 `backward` 期间把梯度跨进程取平均；`sampler` 每个 epoch
-        都要 `set_epoch`，否则每个 epoch 的顺序都一样。打印的损失是所有进程上所有样本的平均，
-        由一次 `all_reduce` 求得。
+        都要 `set_epoch`，否则每个 epoch 的顺序都一样。打印的损失是所有进程本 epoch 见过的全部
+        样本的平均，由一次 `all_reduce` 求得。
 
     === "English"
 
         Each step is written as on one machine: `zero_grad`, forward, `backward`, `step`. The
         distribution hides in two places: `model` is the DDP-wrapped module, which averages
         gradients across processes during `backward`; and the `sampler` needs `set_epoch` every
-        epoch, else every epoch repeats the same order. The printed loss is the mean over all
-        samples of all processes, from one `all_reduce`.
+        epoch, else every epoch repeats the same order. The printed loss is the mean over every
+        sample all processes saw this epoch, from one `all_reduce`.
 
     Args:
         model: The DDP-wrapped model. / DDP 包装后的模型。
@@ -280,17 +283,20 @@ def verify_checkpoint(path: Path, build: Callable[[], Any], stack: Any, referenc
 
     === "中文"
 
-        `weights_only=True` 只允许张量、基本类型和容器，不会执行文件里的任意代码。我们的状态字典
+        `weights_only=True` 只允许张量、基本类型、容器以及白名单里的少数 torch 类型（其它类型要用
+        `torch.serialization.add_safe_globals` 显式放行），不会执行文件里的任意代码。我们的状态字典
         （`OrderedDict` 加 `_metadata` 属性）和优化器的状态字典都只含这些，所以能读回。随后装进
         新模型（`strict=True`，键必须完全对上）和新优化器，并逐位比较参数。
 
     === "English"
 
-        `weights_only=True` admits only tensors, primitive types and containers, and never runs
-        code from the file. Our state_dict (an `OrderedDict` with a `_metadata` attribute) and
-        the optimizer's hold nothing else, so they read back. Then they are loaded into a fresh
-        model (`strict=True`: the keys must match exactly) and a fresh optimizer, and the
-        parameters are compared bit for bit.
+        `weights_only=True` admits only tensors, primitive types, containers and the few torch
+        types on an allowlist (others must be allowed explicitly with
+        `torch.serialization.add_safe_globals`), and never runs arbitrary code from the file.
+        Our state_dict (an `OrderedDict` with a `_metadata` attribute) and the optimizer's hold
+        nothing else, so they read back. Then they are loaded into a fresh model
+        (`strict=True`: the keys must match exactly) and a fresh optimizer, and the parameters
+        are compared bit for bit.
 
     Args:
         path: The checkpoint file. / 检查点文件。
@@ -310,22 +316,25 @@ def verify_checkpoint(path: Path, build: Callable[[], Any], stack: Any, referenc
     return all(torch.equal(tensor, trained[name]) for name, tensor in fresh.state_dict().items())
 
 
-def dcp_round_trip(model: Any, directory: Path, build: Callable[[], Any], device: torch.device) -> bool:
+def dcp_round_trip(
+    model: Any, directory: Path, build: Callable[[], Any], device: torch.device
+) -> bool:
     r"""Save and load the state_dict with `torch.distributed.checkpoint` on all ranks. / 所有 rank 一起用 `torch.distributed.checkpoint` 保存并读回状态字典。
 
     === "中文"
 
         DCP 面向分片的大模型：每个 rank 写自己的那份文件，rank 0 另写一个 `.metadata` 索引；读
-        的时候按目标状态字典里张量的形状就地填充。它只认"字符串到张量的字典"，而 annotated_nn 的
-        状态字典正是这样的字典，所以无需任何适配。这里的张量在各 rank 上是复制的（不是分片的），
-        DCP 的保存计划会去重，每个张量只写一次。目录必须是所有 rank 都能读到的（跨机器时用共享
-        文件系统）。
+        的时候按键在索引里查找，把数值就地写进目标状态字典里已有的张量。它认的是以字符串为键、
+        张量为值的（可以嵌套的）字典，而 annotated_nn 的状态字典正是这样的字典，所以无需任何
+        适配。这里的张量在各 rank 上是复制的（不是分片的），DCP 的保存计划会去重，每个张量只写
+        一次。目录必须是所有 rank 都能读到的（跨机器时用共享文件系统）。
 
     === "English"
 
         DCP is built for sharded models: each rank writes its own files and rank 0 adds a
-        `.metadata` index; loading fills the target state_dict's tensors in place, by shape.
-        It only needs a dict from strings to tensors, which is exactly what an annotated_nn
+        `.metadata` index; loading looks each key up in that index and writes the values in
+        place into the tensors already in the target state_dict. It takes (possibly nested)
+        dicts with string keys and tensor values, which is exactly what an annotated_nn
         state_dict is, so nothing has to be adapted. Here the tensors are replicated on every
         rank (not sharded), and DCP's save plan deduplicates them so each is written once. The
         directory must be readable by every rank (a shared file system across machines).
@@ -363,12 +372,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     === "中文"
 
-        每个进程都运行这个函数。进程组在 `finally` 里销毁，出错时也不会留下挂起的通信。
+        每个进程都运行这个函数。进程组在 `finally` 里销毁，所以出错时本进程也会释放它的通信资源。
 
     === "English"
 
-        Every process runs this function. The process group is destroyed in `finally`, so an
-        error leaves no communication hanging.
+        Every process runs this function. The process group is destroyed in `finally`, so this
+        process releases its communication resources even on an error.
 
     Args:
         argv: Command-line arguments (default: `sys.argv[1:]`). / 命令行参数（默认 `sys.argv[1:]`）。

@@ -194,20 +194,18 @@ def process_group(tmp_path):
 @proves(
     "docs/chapters/15-parallel.md",
     "ddp",
-    "DDP is torch's own Module: it registers only torch.nn modules, so it does not see an "
-    "annotated_nn model's parameters, yet the model's own gradients are computed",
+    "DDP wrapping a model of its own library registers it as the child `module`: parameters(), "
+    "state_dict() (keys prefixed `module.`) and train()/eval() reach the model",
 )
 @each_nn()
-def test_ddp_does_not_register_our_model(nn, process_group):
-    """ddp.parameters() and state_dict() are empty for an annotated_nn model."""
-    import torch.nn as tnn
-
+def test_ddp_registers_the_wrapped_model(nn, process_group):
+    """ddp.parameters(), state_dict() and eval() see the wrapped model, on both libraries."""
     model = nn.Linear(4, 2)
     ddp = nn.parallel.DistributedDataParallel(model)
-    assert nn.parallel.DistributedDataParallel is tnn.parallel.DistributedDataParallel
     assert ddp.module is model
-    seen = len(list(ddp.parameters()))
-    assert seen == (2 if nn is tnn else 0)
-    assert (list(ddp.state_dict()) == []) is (nn is not tnn)
+    assert [name for name, _ in ddp.named_parameters()] == ["module.weight", "module.bias"]
+    assert list(ddp.state_dict()) == ["module.weight", "module.bias"]
+    ddp.eval()
+    assert model.training is False
     ddp(torch.randn(3, 4)).sum().backward()
     assert model.weight.grad is not None

@@ -4,17 +4,19 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
 
     DDP（DistributedDataParallel）让每个进程各持一份完整的模型、各吃一份不同的数据，
     只在反向传播（backward pass）里做一件事：把各进程的梯度求平均。于是每个进程的优化器
-    拿到相同的梯度、做相同的更新，各份模型始终保持一致，不必每步复制模块（这正是它比
-    `DataParallel` 快的原因）。
+    拿到相同的梯度、做相同的更新，各份模型始终保持一致，不必每步复制模块（这是它比
+    `DataParallel` 快的原因之一）。
 
     这个类本身是一个只有一个子模块（submodule）`module` 的包装模块；真正的工作都交给
     `torch.distributed` 的 C++ 部件，本文件只负责把它们接到模块系统上：
 
     - 构造时：检查参数、用 `_sync_module_states` 把 rank 0 的参数与缓冲区（buffer）广播给
-      所有进程，再把参数按倒序分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
-      建出 `dist.Reducer`。Reducer 在每个参数的梯度累加节点上注册自动求导（autograd）钩子（hook）。
-    - 反向传播时：一个桶里的梯度全部就绪，Reducer 就为这个桶发起一次 all-reduce，
-      通信与其余梯度的计算重叠进行；全部完成后把平均后的梯度写回各参数的 `.grad`。
+      所有进程，再把参数分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
+      桶的次序与参数的注册顺序相反，然后建出 `dist.Reducer`。Reducer 在每个参数的梯度累加节点上
+      注册自动求导（autograd）钩子（hook）。
+    - 反向传播时：桶按次序发出，一个桶里的梯度全部就绪、且排在它前面的桶都已发出，Reducer
+      就为这个桶发起一次 all-reduce，通信与其余梯度的计算重叠进行；全部完成后把平均后的梯度
+      写回各参数的 `.grad`。
     - 前向传播（forward pass）前后：`_pre_forward` 通知 Reducer 新的一轮开始、按需广播缓冲区；
       `_post_forward` 告诉 Reducer 本轮要等哪些梯度（`find_unused_parameters`），必要时让输出
       穿过 `_DDPSink` 这个自动求导节点。
@@ -32,18 +34,20 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
     slice of the data, and does one thing in the backward pass: it averages the gradients
     across processes. Every process's optimizer then sees the same gradients and makes the
     same update, so the copies stay identical without replicating the module on every step
-    (which is why it is faster than `DataParallel`).
+    (one reason it is faster than `DataParallel`).
 
     The class itself is a wrapper module with one submodule, `module`; the real work is done by
     the C++ parts of `torch.distributed`, and this file only connects them to the module system:
 
     - At construction: check the arguments, broadcast rank 0's parameters and buffers to all
-      processes with `_sync_module_states`, assign the parameters in reverse order to "buckets"
-      (`dist._compute_bucket_assignment_by_size`) and build a `dist.Reducer`. The Reducer
-      registers an autograd hook on each parameter's gradient accumulator.
-    - In the backward pass: once every gradient of a bucket is ready, the Reducer starts one
-      all-reduce for that bucket, overlapping communication with the rest of the gradient
-      computation; when all are done it writes the averaged gradients back into `.grad`.
+      processes with `_sync_module_states`, group the parameters into "buckets"
+      (`dist._compute_bucket_assignment_by_size`), ordered opposite to the parameters'
+      registration, and build a `dist.Reducer`. The Reducer registers an autograd hook on each
+      parameter's gradient accumulator.
+    - In the backward pass: buckets go out in order; once every gradient of a bucket is ready
+      and every bucket before it has gone out, the Reducer starts one all-reduce for that
+      bucket, overlapping communication with the rest of the gradient computation; when all are
+      done it writes the averaged gradients back into `.grad`.
     - Around the forward pass: `_pre_forward` tells the Reducer a new iteration starts and
       broadcasts buffers if asked; `_post_forward` tells it which gradients to wait for
       (`find_unused_parameters`) and, when needed, routes the output through `_DDPSink`, an
@@ -81,6 +85,7 @@ from torch.autograd import Function, Variable
 from torch.distributed.algorithms.join import Join, Joinable, JoinHook
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from annotated_nn.modules.batchnorm import SyncBatchNorm
 from annotated_nn.modules.module import Module
 from annotated_nn.modules.sparse import Embedding, EmbeddingBag
 from annotated_nn.parallel.scatter_gather import gather, scatter_kwargs
@@ -107,8 +112,10 @@ class _BucketCapacityConfig:
         桶越小，all-reduce 开始得越早、与反向计算重叠得越多，但通信次数也越多；桶越大则相反。
         这个不可变对象在构造时由 `create()` 建出，保存三个字节数：普通桶的上限
         `bucket_bytes_cap`、用户逐桶指定的上限 `per_bucket_bytes_caps`（可以为空），以及第一个桶
-        的上限 `first_bucket_bytes_cap`。第一个桶装的是最后定义、因而梯度最先算出的参数，
-        让它小一点，第一次通信就能更早开始。
+        的上限 `first_bucket_bytes_cap`。第一轮之后 Reducer 按梯度就绪的顺序重建桶，第一个桶
+        装的就是梯度最先算出的参数（通常是最后定义的那些），让它小一点，第一次通信就能更早开始。
+        开了 `find_unused_parameters`（且不是静态图）时不会重建：桶按注册顺序切分，这个较小的
+        桶装的是最先定义的参数，排在最后归约。
 
     === "English"
 
@@ -116,9 +123,13 @@ class _BucketCapacityConfig:
         computation, at the price of more communication calls; larger ones do the opposite.
         This immutable object, built once by `create()` at construction, holds three byte counts:
         the ordinary cap `bucket_bytes_cap`, the per-bucket caps `per_bucket_bytes_caps` a user
-        may give (possibly empty), and the cap of the first bucket `first_bucket_bytes_cap`. The
-        first bucket holds the parameters defined last, whose gradients are computed first;
-        keeping it small lets the first communication start earlier.
+        may give (possibly empty), and the cap of the first bucket `first_bucket_bytes_cap`.
+        After the first iteration the Reducer rebuilds the buckets in gradient-ready order, so
+        the first bucket holds the gradients computed first (usually those of the parameters
+        defined last); keeping it small lets the first communication start earlier. With
+        `find_unused_parameters` on (and no static graph) there is no rebuild: buckets are cut in
+        registration order, and this smaller bucket holds the parameters defined first and is
+        reduced last.
 
     Args:
         bucket_bytes_cap: The ordinary bucket cap in bytes. / 普通桶的上限（字节）。
@@ -253,7 +264,9 @@ class _BucketCapacityConfig:
             有参数没被用到、模型又在反向里做别的集合通信，过早发出的 all-reduce 可能与别的
             通信错配。所以除非开了 `find_unused_parameters`（且不是静态图），第一轮只用一个
             无限大的桶（`sys.maxsize`），等第一轮结束后 Reducer 按真实的梯度就绪顺序重建桶。
-            第二个返回值交给 Reducer 用于重建：空列表表示让 Reducer 用它自己的默认规则。
+            开了 `find_unused_parameters`（且不是静态图）时 Reducer 从不重建，这里按注册顺序
+            分出的桶会一直用到训练结束。第二个返回值交给 Reducer 用于重建：空列表表示让 Reducer
+            用它自己的默认规则（先一个 `first_bucket_bytes_cap` 大小的桶，其余用普通上限）。
 
         === "English"
 
@@ -263,8 +276,11 @@ class _BucketCapacityConfig:
             early may pair up with the wrong collective. So unless `find_unused_parameters` is on
             (and the graph is not static), the first iteration uses a single unbounded bucket
             (`sys.maxsize`), and after it the Reducer rebuilds the buckets in the real order of
-            gradient readiness. The second return value goes to the Reducer for that rebuild:
-            an empty list lets it use its own default rule.
+            gradient readiness. With `find_unused_parameters` on (and no static graph) the
+            Reducer never rebuilds, so the buckets cut here in registration order last the whole
+            training. The second return value goes to the Reducer for that rebuild: an empty
+            list lets it use its own default rule (one bucket capped at `first_bucket_bytes_cap`,
+            then the ordinary cap).
 
         Args:
             static_graph: Whether the graph is declared static. / 是否声明为静态图。
@@ -331,19 +347,22 @@ class _MixedPrecision:
 
     === "中文"
 
-        三个数据类型各管一件事：`param_dtype` 是前向与反向计算时参数（以及 `device_ids`
-        路径下的输入）的类型；`reduce_dtype` 是梯度通信的类型；`buffer_dtype` 是缓冲区的类型。
-        只转换浮点张量，每个低精度类型都要显式给出，不给就不转。前向与反向之外，参数保持全精度，
-        所以状态字典（state_dict）里存的总是全精度值。
+        三个数据类型各管一件事：`param_dtype` 是前向与反向计算时参数与输入的类型；
+        `reduce_dtype` 是梯度通信的类型；`buffer_dtype` 是缓冲区的类型。每个低精度类型都要
+        显式给出，不给就不转。输入只转换其中的浮点张量；缓冲区却全部转换，连整数的
+        `num_batches_tracked` 也不例外。前向与反向之外，参数保持全精度，所以状态字典
+        （state_dict）里的参数是全精度的，缓冲区则是 `buffer_dtype` 类型。
 
     === "English"
 
         Each of the three dtypes governs one thing: `param_dtype` is the type of the parameters
-        (and, on the `device_ids` path, the inputs) during forward and backward computation;
-        `reduce_dtype` is the type in which gradients are communicated; `buffer_dtype` is the
-        buffers' type. Only floating-point tensors are cast, and each low precision must be
-        named explicitly; what is not given is not cast. Outside forward and backward the
-        parameters stay in full precision, so the state_dict always holds full-precision values.
+        and of the inputs during forward and backward computation; `reduce_dtype` is the type
+        in which gradients are communicated; `buffer_dtype` is the buffers' type. Each low
+        precision must be named explicitly; what is not given is not cast. Of the inputs only
+        the floating-point tensors are cast, but every buffer is, the integer
+        `num_batches_tracked` included. Outside forward and backward the parameters stay in full
+        precision, so the state_dict holds full-precision parameters, while its buffers are of
+        `buffer_dtype`.
 
     Args:
         param_dtype: Compute dtype of parameters. / 参数的计算类型。
@@ -897,8 +916,9 @@ class DistributedDataParallel(Module, Joinable):
         需要记住的几点：
 
         - 构造、前向和反向都是同步点：所有进程都必须走到同一步，否则会卡住。
-        - 构造后不要再增删参数或缓冲区：Reducer 在构造时记下了参数列表和它们的钩子。
-        - 各进程的参数注册顺序必须一致，梯度按这个顺序的倒序分桶通信。
+        - 构造后不要再增删参数：Reducer 在构造时记下了参数列表和它们的钩子（缓冲区则在每次
+          同步前重新收集）。
+        - 各进程的参数注册顺序必须一致：最初的分桶就是按这个顺序的倒序进行的。
         - 缓冲区（例如 BatchNorm 的滑动统计量）默认在每次前向前从 rank 0 广播，
           所以其它进程上一轮更新的统计量会被覆盖。
         - 损失若是求和而非求平均，`M` 个进程每个 `N` 个样本得到的梯度是单进程 `M*N` 个样本
@@ -925,10 +945,10 @@ class DistributedDataParallel(Module, Joinable):
 
         - Construction, forward and backward are synchronization points: every process must
           reach the same step, or they hang.
-        - Do not add or remove parameters or buffers after construction: the Reducer recorded
-          the parameter list and their hooks then.
-        - Parameters must be registered in the same order in every process; gradients are
-          bucketed and communicated in the reverse of that order.
+        - Do not add or remove parameters after construction: the Reducer recorded the
+          parameter list and their hooks then (buffers are collected again before every sync).
+        - Parameters must be registered in the same order in every process: the initial
+          buckets are formed in the reverse of that order.
         - Buffers (BatchNorm's running statistics, say) are broadcast from rank 0 before every
           forward by default, so the statistics other ranks updated in the previous iteration
           are overwritten.
@@ -1259,13 +1279,13 @@ class DistributedDataParallel(Module, Joinable):
         self.device = next(iter(self._module_parameters)).device
 
         # 中: 缓冲区同步：2.13 弃用 `broadcast_buffers`，改用 `forward_sync_buffers`。区别在于
-        # 中: 旧的 `broadcast_buffers=False` 连构造时的同步也关掉，新的只管前向时的同步。两个都
-        # 中: 给时以新的为准；只要给了旧的就发出 FutureWarning。
+        # 中: 旧的 `broadcast_buffers=False` 连构造时的同步也关掉，新的只管运行时的同步（前向前，
+        # 中: 以及 join 结束时）。两个都给时以新的为准；只要给了旧的就发出 FutureWarning。
         # EN: Buffer sync: 2.13 deprecates `broadcast_buffers`, replacing it with
         # EN: `forward_sync_buffers`. The difference: the old `broadcast_buffers=False` also
-        # EN: turns off the sync at construction, the new one governs only the sync before
-        # EN: forward. With both given the new one wins; giving the old one always warns with a
-        # EN: FutureWarning.
+        # EN: turns off the sync at construction, the new one governs only the runtime syncs
+        # EN: (before forward, and at the end of a join). With both given the new one wins;
+        # EN: giving the old one always warns with a FutureWarning.
         if broadcast_buffers is not None:
             # 中: 两个都给：旧参数的值被忽略。
             # EN: Both given: the old argument's value is ignored.
@@ -1348,8 +1368,8 @@ class DistributedDataParallel(Module, Joinable):
                     "Modules with uninitialized parameters can't be used with `DistributedDataParallel`. "
                     "Run a dummy forward pass to correctly initialize the modules",
                 )
-        # 中: 广播参数与缓冲区时每批最多 250 MiB。
-        # EN: Broadcasting parameters and buffers packs at most 250 MiB per batch.
+        # 中: 广播参数与缓冲区时按 250 MiB 一批打包。
+        # EN: Broadcasting parameters and buffers packs them in batches sized by 250 MiB.
         self.broadcast_bucket_size = 250 * 1024 * 1024
 
         # 中: 第 4 步。桶大小。
@@ -1423,9 +1443,11 @@ class DistributedDataParallel(Module, Joinable):
                 broadcast_buffers=init_sync_buffers,
             )
 
-        # 中: 第 6 步。参数下标到全限定名的映射（Reducer 报错时用名字说明是哪个参数），然后分桶、
-        # 中: 建 Reducer 与 Logger。通信钩子的列表随后建立。
-        # EN: Step 6. The index-to-name map (the Reducer names parameters in its errors), then
+        # 中: 第 6 步。参数下标到全限定名的映射（设置了环境变量 `TORCH_DISTRIBUTED_DEBUG` 时，
+        # 中: Reducer 报错用名字说明是哪个参数），然后分桶、建 Reducer 与 Logger。通信钩子的列表
+        # 中: 随后建立。
+        # EN: Step 6. The index-to-name map (with the environment variable
+        # EN: `TORCH_DISTRIBUTED_DEBUG` set, the Reducer names parameters in its errors), then
         # EN: bucketing and the Reducer and Logger. The comm-hook list is created after.
         param_to_name_mapping = self._build_debug_param_to_name_mapping(parameters)
         self._ddp_init_helper(
@@ -1503,11 +1525,12 @@ class DistributedDataParallel(Module, Joinable):
             torch._inductor.config._fuse_ddp_communication = True
             torch._inductor.config._fuse_ddp_bucket_size = bucket_cap_mb
             # DIFF(torch 2.13): the dynamo inline list is left unchanged
-            # 中: torch 在这里把自己的 DDP 文件加入 dynamo 的内联名单（torch 内部的文件默认不被
-            # 中: 追踪）；annotated_nn 不在 torch 包内，dynamo 本来就追踪它，所以不改这个全局名单。
-            # EN: torch adds its own DDP file to dynamo's inline list here (files inside torch are
-            # EN: not traced by default); annotated_nn lives outside the torch package and is
-            # EN: traced anyway, so this global list is left alone.
+            # 中: torch 在这里把自己的 DDP 文件加入 dynamo 的内联名单（`torch.nn` 在 dynamo 的跳过
+            # 中: 名单上，否则不会被追踪）；annotated_nn 不在任何跳过名单上，dynamo 本来就追踪它，
+            # 中: 所以不改这个全局名单。
+            # EN: torch adds its own DDP file to dynamo's inline list here (`torch.nn` is on
+            # EN: dynamo's skip list, so it would not be traced otherwise); annotated_nn is on no
+            # EN: skip list and is traced anyway, so this global list is left alone.
             self._register_accum_grad_hook()
 
         # 中: `_DDPSink` 默认 clone 输出。
@@ -1624,15 +1647,17 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            作为张量钩子挂在 `param_to_hook_all_reduce` 上：它的梯度算出时，延后参数的梯度
-            已经写进缓冲（缓冲在 `_clear_grad_buffer` 里充当它们的 `.grad`）。先除以进程数，
-            再异步 all-reduce；不等待结果，梯度原样返回。
+            作为张量钩子挂在 `param_to_hook_all_reduce` 上。用户应选一个梯度在延后参数之后才算出的
+            参数，这样钩子运行时延后参数的梯度已经写进缓冲（缓冲在 `_clear_grad_buffer` 里充当它们的
+            `.grad`）；这一点没有任何检查。先除以进程数，再异步 all-reduce；不等待结果，梯度原样
+            返回。
 
         === "English"
 
-            A tensor hook on `param_to_hook_all_reduce`: when its gradient is computed, the
-            delayed parameters' gradients are already in the buffer (which serves as their
-            `.grad`, set up in `_clear_grad_buffer`). It divides by the number of processes and
+            A tensor hook on `param_to_hook_all_reduce`. The user is to pick a parameter whose
+            gradient is computed after those of the delayed parameters, so that when the hook runs
+            their gradients are already in the buffer (which serves as their `.grad`, set up in
+            `_clear_grad_buffer`); nothing checks this. It divides by the number of processes and
             starts an asynchronous all-reduce without waiting; the gradient passes through.
 
         Args:
@@ -1666,7 +1691,7 @@ class DistributedDataParallel(Module, Joinable):
             buffer; finally check whether every parameter needing a gradient is delayed.
 
         Args:
-            bucket_cap_mb: Broadcast batch size in MiB. / 广播的批大小（MiB）。
+            bucket_cap_mb: Whole-MiB bucket cap, passed as the broadcast's batch size, which `_broadcast_coalesced` reads as bytes. / 整 MiB 的桶上限，作为广播的批大小传入，而 `_broadcast_coalesced` 把它当作字节数。
             param_to_hook_all_reduce: The trigger parameter. / 触发参数。
             device_ids: Where the buffer lives (CPU when None). / 缓冲所在设备（None 时为 CPU）。
         """
@@ -1892,8 +1917,9 @@ class DistributedDataParallel(Module, Joinable):
 
             分桶按参数顺序进行，再把桶的列表反过来交给 Reducer：参数通常按定义顺序在前向中使用，
             所以反向时最后定义的参数最先得到梯度，倒序的桶大致就是梯度就绪的顺序。第一轮之后
-            Reducer 还会按真实的就绪顺序重建一次（见 `_BucketCapacityConfig`）。随后建出
-            Logger 并记下构造信息，检查 SyncBatchNorm。
+            Reducer 还会按真实的就绪顺序重建一次，只有开了 `find_unused_parameters` 而不是静态图时
+            不重建（见 `_BucketCapacityConfig`）。随后建出 Logger 并记下构造信息，检查
+            SyncBatchNorm。
 
         === "English"
 
@@ -1901,7 +1927,8 @@ class DistributedDataParallel(Module, Joinable):
             Reducer: parameters are usually used in the forward in definition order, so in the
             backward pass the ones defined last get their gradients first, and reversed buckets
             roughly follow the order in which gradients become ready. After the first iteration
-            the Reducer rebuilds once in the real order (see `_BucketCapacityConfig`). Then the
+            the Reducer rebuilds once in the real order, except with `find_unused_parameters` on
+            and no static graph, where it never rebuilds (see `_BucketCapacityConfig`). Then the
             Logger is built and records the construction data, and SyncBatchNorm is checked.
 
         Args:
@@ -1939,11 +1966,11 @@ class DistributedDataParallel(Module, Joinable):
             for i, p in enumerate(parameters):
                 p._idx = i
 
-        # 中: 桶的列表与各桶上限都倒过来；`first_bucket_bytes_cap` 是第一个（最先就绪的）桶的
-        # 中: 上限，默认设置下比其它桶小，好让第一次通信早点开始。
+        # 中: 桶的列表与各桶上限都倒过来；`first_bucket_bytes_cap` 是 Reducer 按就绪顺序重建时
+        # 中: 第一个（最先就绪的）桶的上限，默认设置下比其它桶小，好让第一次通信早点开始。
         # EN: The bucket list and its caps are both reversed; `first_bucket_bytes_cap` caps the
-        # EN: first (earliest ready) bucket, smaller than the others under the defaults so that
-        # EN: the first communication starts earlier.
+        # EN: first (earliest ready) bucket when the Reducer rebuilds in ready order, smaller than
+        # EN: the others under the defaults so that the first communication starts earlier.
         self.reducer = dist.Reducer(
             parameters,
             list(reversed(bucket_indices)),
@@ -1973,16 +2000,12 @@ class DistributedDataParallel(Module, Joinable):
         self.logger = dist.Logger(self.reducer)
         self.reducer.set_logger(self.logger)
 
-        # 中: 本项目没有 SyncBatchNorm，模块树里只能有 annotated_nn 的模块，这一项总是 False；
-        # 中: 检查仍按 torch 的类写，与 torch 的逻辑一致。
-        # EN: This project has no SyncBatchNorm and the module tree holds only annotated_nn
-        # EN: modules, so this is always False; the check is still written against torch's class,
-        # EN: following torch's logic.
-        has_sync_bn = False
-        for submodule in self.module.modules():
-            if isinstance(submodule, torch.nn.SyncBatchNorm):
-                has_sync_bn = True
-                break
+        # 中: 模型里有没有 `SyncBatchNorm`，记进日志数据。模块树里只有 annotated_nn 的模块，
+        # 中: 所以认的是 annotated_nn 的 `SyncBatchNorm`（torch 的 DDP 认 torch 的）。
+        # EN: Whether the model holds a `SyncBatchNorm`, for the logging data. The module tree
+        # EN: holds annotated_nn modules only, so the class looked for is annotated_nn's
+        # EN: `SyncBatchNorm` (torch's DDP looks for torch's).
+        has_sync_bn = any(isinstance(m, SyncBatchNorm) for m in self.module.modules())
 
         # 中: 构造时就能确定的日志数据：模块类名、设备、缓冲区同步设置、是否静态图。
         # EN: Logging data known at construction: module class name, devices, buffer-sync
@@ -2189,14 +2212,16 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            Reducer 报告"某参数没有收到梯度"之类的错误时用这些名字。再走一遍模块树，
+            设置了环境变量 `TORCH_DISTRIBUTED_DEBUG`（`INFO` 或 `DETAIL`）时，Reducer 报告
+            "某参数没有收到梯度"之类的错误会用这些名字，否则只给下标。再走一遍模块树，
             两边的参数集合必须完全一致，否则是 DDP 自己的 bug。
 
         === "English"
 
-            The Reducer uses these names in errors such as "a parameter did not receive a
-            gradient". It walks the module tree again; the two parameter sets must match
-            exactly, otherwise it is a bug in DDP itself.
+            With the environment variable `TORCH_DISTRIBUTED_DEBUG` set (`INFO` or `DETAIL`), the
+            Reducer uses these names in errors such as "a parameter did not receive a
+            gradient"; otherwise it gives indices only. It walks the module tree again; the two
+            parameter sets must match exactly, otherwise it is a bug in DDP itself.
 
         Args:
             parameters: The Reducer's parameters. / Reducer 的参数列表。
@@ -2251,12 +2276,12 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             `_former_parameters` 是 `DataParallel` 复制出的副本上保存原参数的地方；
-            DDP 自己不再调用这个方法，保留它是为了兼容。
+            DDP 自己已不再调用这个方法。
 
         === "English"
 
             `_former_parameters` is where a `DataParallel` replica keeps the original
-            parameters; DDP itself no longer calls this method, kept for compatibility.
+            parameters; DDP itself no longer calls this method.
 
         Args:
             m: A module. / 模块。
@@ -2492,17 +2517,17 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             按顺序：延迟初始化；通知 Reducer 新一轮开始（开启梯度且需要同步时）；通知 join
-            上下文本进程还没加入；必要时重建桶（每次训练只一次）；在前向前同步缓冲区；
-            join 中告诉已加入的进程本轮是否同步梯度；最后（GPU 模块）把输入搬到设备上、
+            上下文本进程还没加入；必要时重建桶（每次训练至多一次）；在前向前同步缓冲区；
+            join 中告诉已加入的进程本轮是否同步梯度；最后把输入搬到设备上（GPU 模块）、
             按混合精度转换输入。
 
         === "English"
 
             In order: lazy init; tell the Reducer a new iteration starts (with grad enabled and
             sync required); tell the join context this process has not joined; rebuild buckets
-            if due (once per training); sync buffers before forward; in a join, tell the joined
-            processes whether this iteration syncs gradients; finally (GPU modules) move inputs
-            to the device and cast them for mixed precision.
+            if due (at most once per training); sync buffers before forward; in a join, tell the
+            joined processes whether this iteration syncs gradients; finally move inputs to the
+            device (GPU modules) and cast them for mixed precision.
 
         Args:
             *inputs: Positional inputs. / 位置输入。
@@ -2629,14 +2654,14 @@ class DistributedDataParallel(Module, Joinable):
             self._sync_buffers()
 
         # 中: 要同步的一轮：下一次前向可以同步缓冲区；查找未使用参数时把输出里的张量交给
-        # 中: Reducer，它从这些张量出发遍历计算图，没走到的参数立即标记为就绪。不同步的一轮
+        # 中: Reducer，它从这些张量出发遍历计算图，没走到的参数不等梯度就标记为就绪。不同步的一轮
         # 中: （`no_sync()` 或无梯度）把 `require_forward_param_sync` 设为 False，于是下一次
         # 中: 前向不广播缓冲区。
         # EN: An iteration that syncs: the next forward may sync buffers; when searching for
         # EN: unused parameters, the output's tensors go to the Reducer, which walks the graph
-        # EN: from them and marks every parameter not reached as ready at once. An iteration
-        # EN: without sync (`no_sync()` or no grad) sets `require_forward_param_sync` False, so
-        # EN: the next forward broadcasts no buffers.
+        # EN: from them and marks every parameter not reached as ready without waiting for a
+        # EN: gradient. An iteration without sync (`no_sync()` or no grad) sets
+        # EN: `require_forward_param_sync` False, so the next forward broadcasts no buffers.
         if torch.is_grad_enabled() and self.require_backward_grad_sync:
             self.require_forward_param_sync = True
             if self.find_unused_parameters and not self.static_graph:
@@ -2867,9 +2892,11 @@ class DistributedDataParallel(Module, Joinable):
         Args:
             is_last_joiner: Whether this process is a last joiner. / 本进程是否是最后加入者。
         """
-        # 中: 与构造时的同步一样由 `forward_sync_buffers` 决定是否带上缓冲区，且跳过忽略的名字。
-        # EN: As in the construction-time sync, `forward_sync_buffers` decides whether buffers
-        # EN: come along, and ignored names are skipped.
+        # 中: 这里由 `forward_sync_buffers` 决定是否带上缓冲区（构造时的同步看的则是构造函数里的
+        # 中: `init_sync_buffers`），忽略的名字照样跳过。
+        # EN: Here `forward_sync_buffers` decides whether buffers come along (the
+        # EN: construction-time sync looks at the constructor's `init_sync_buffers` instead);
+        # EN: ignored names are skipped as usual.
         self._authoritative_rank = self._find_common_rank(self._distributed_rank, is_last_joiner)
         # 中: 从商定的 rank 出发，而不是固定的 rank 0。
         # EN: From the agreed rank, not a fixed rank 0.
@@ -3165,12 +3192,12 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            `dist._broadcast_coalesced` 把张量拼成不超过 `buffer_size` 字节的扁平批次广播，
+            `dist._broadcast_coalesced` 按 `buffer_size` 字节把张量拼成扁平的批次广播，
             再拆回原张量（就地写入）。
 
         === "English"
 
-            `dist._broadcast_coalesced` packs the tensors into flat batches of at most
+            `dist._broadcast_coalesced` packs the tensors into flat batches sized by
             `buffer_size` bytes, broadcasts them and unpacks into the original tensors
             (in-place).
 
@@ -3225,13 +3252,14 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            三个条件：上一轮是同步梯度的一轮（`no_sync()` 之后的第一次前向不广播）、开启了
-            `forward_sync_buffers`、确实有缓冲区。
+            三个条件：上一次前向属于要同步梯度的一轮（开启梯度、不在 `no_sync()` 里；所以
+            `no_sync()` 之后的第一次前向不广播）、开启了 `forward_sync_buffers`、确实有缓冲区。
 
         === "English"
 
-            Three conditions: the previous iteration synced gradients (the first forward after
-            `no_sync()` broadcasts nothing), `forward_sync_buffers` is on, and there are buffers.
+            Three conditions: the previous forward belonged to an iteration that syncs gradients
+            (grad enabled, outside `no_sync()`; so the first forward after `no_sync()` broadcasts
+            nothing), `forward_sync_buffers` is on, and there are buffers.
 
         Returns:
             The decision. / 判断结果。
@@ -3288,15 +3316,17 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             平时权威 rank 是 0；在 join 中 rank 0 可能已经加入、缓冲区已过时，于是在仍训练的
-            进程中商定一个。同步是对缓冲区的就地写入，但不增加它们的版本计数，以免前一轮
-            反向图里保存的缓冲区被判为"已被就地修改"。
+            进程中商定一个。同步是对缓冲区的就地写入，但不增加它们的版本计数：若先前某次前向
+            为反向保存了缓冲区、而那次反向还没运行（例如两次前向之后才一次反向），反向时就不会
+            报"已被就地修改"的错。
 
         === "English"
 
             Normally the authoritative rank is 0; in a join rank 0 may have joined already with
             stale buffers, so one is agreed on among those still training. The sync writes the
-            buffers in-place without bumping their version counters, so that buffers saved in a
-            previous backward graph are not flagged as "modified in-place".
+            buffers in-place without bumping their version counters: if an earlier forward saved
+            a buffer for a backward pass that has not run yet (two forwards before one backward,
+            say), that backward does not fail with "modified by an inplace operation".
         """
         with torch.no_grad():
             if self._join_config.enable:
@@ -3360,13 +3390,15 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            SyncBatchNorm 只支持 GPU。本项目没有 SyncBatchNorm，这个检查对 annotated_nn 的
-            模型不会触发。
+            SyncBatchNorm 的同步路径只支持 GPU，所以 CPU 上的模型里只要有一个 `SyncBatchNorm`，
+            构造就失败，报错与 torch 相同。认的是 annotated_nn 的 `SyncBatchNorm`，正如 torch 的
+            DDP 认 torch 的。
 
         === "English"
 
-            SyncBatchNorm works on GPUs only. This project has no SyncBatchNorm, so the check
-            never fires for annotated_nn models.
+            SyncBatchNorm's synchronized path works on GPUs only, so a CPU model holding any
+            `SyncBatchNorm` fails to construct, with torch's error. The class looked for is
+            annotated_nn's `SyncBatchNorm`, just as torch's DDP looks for torch's.
 
         Args:
             module: The wrapped module. / 被包装的模块。
@@ -3374,13 +3406,14 @@ class DistributedDataParallel(Module, Joinable):
         Raises:
             ValueError: SyncBatchNorm in a CPU module. / CPU 模块里有 SyncBatchNorm。
         """
+        # 中: 通过 `_log_and_throw` 抛出：错误先记进 Logger 的数据，再抛给用户。
+        # EN: Raised through `_log_and_throw`: the error is recorded in the Logger's data first.
         for layer in module.modules():
-            if isinstance(layer, torch.nn.modules.SyncBatchNorm):
-                if self.device_type == "cpu":
-                    self._log_and_throw(
-                        ValueError,
-                        "SyncBatchNorm layers only work with GPU modules",
-                    )
+            if isinstance(layer, SyncBatchNorm) and self.device_type == "cpu":
+                self._log_and_throw(
+                    ValueError,
+                    "SyncBatchNorm layers only work with GPU modules",
+                )
 
     def _check_comm_hook(self, hook):
         r"""Validate a comm hook before registering it. / 注册前检查通信钩子。
