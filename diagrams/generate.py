@@ -16,7 +16,12 @@
     - `state-dict-prefixes`：一个嵌套模型的 `state_dict` 键名前缀；
     - `optimizer-state-dict`：一个运行中的优化器与它的 `state_dict()`，张量如何变成整数；
     - `parametrize-class-swap`：`register_parametrization` 之前与之后的同一种模块：类、MRO，以及
-      `weight` 从哪里来。
+      `weight` 从哪里来；
+    - `ddp-buckets`：一个活的 `DistributedDataParallel`（单进程 gloo 组）里 Reducer 的梯度桶：
+      构造时的桶，以及第一轮之后按梯度就绪顺序重建的桶，每个桶列出参数、形状与大小；
+    - `ddp-timeline`：一次真实的两进程 gloo 运行中，重建桶之后的一步训练：每个 rank 一行，
+      按先后画出梯度就绪、各桶 all-reduce 发出、`backward()` 返回与优化器一步，以及与后面的
+      梯度计算重叠进行的 all-reduce。数据由旁边的 `ddp_trace.py` 收集，spawn 的运行在进程内只做一次。
 
     `python diagrams/generate.py` 重写提交在 `diagrams/out/` 中的 DOT 源文件（并删除不再生成的），
     `python diagrams/generate.py --check` 在它们过期时以 1 退出。输出是确定的：没有内存地址，
@@ -44,7 +49,15 @@
     - `optimizer-state-dict`: a live optimizer beside its `state_dict()`, tensors turned into
       integers;
     - `parametrize-class-swap`: one kind of module before and after `register_parametrization`:
-      its class, its MRO, and where `weight` now comes from.
+      its class, its MRO, and where `weight` now comes from;
+    - `ddp-buckets`: the Reducer's gradient buckets in a live `DistributedDataParallel`
+      (one-process gloo group): the buckets of construction and those rebuilt in
+      gradient-ready order after the first iteration, each listing parameters, shapes and size;
+    - `ddp-timeline`: one training step after the rebuild, from a real two-process gloo run:
+      one row per rank with, in order, gradients becoming ready, each bucket's all-reduce being
+      launched, `backward()` returning and the optimizer step, and the all-reduces running
+      while later gradients are computed. `ddp_trace.py` next to this file collects the data;
+      the spawned run happens once per process.
 
     `python diagrams/generate.py` rewrites the committed DOT sources in `diagrams/out/` (and
     deletes those no longer generated); `python diagrams/generate.py --check` exits 1 when they
@@ -73,6 +86,13 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "diagrams" / "out"
 if str(ROOT / "annotated_src") not in sys.path:
     sys.path.insert(0, str(ROOT / "annotated_src"))
+# 中: diagrams/ 本身也放进 sys.path：DDP 的两张图由旁边的 ddp_trace.py 收集数据，它必须以
+# 中: `ddp_trace` 的名字导入，spawn 出的子进程才能按这个名字找到它的函数。
+# EN: diagrams/ itself goes on sys.path too: the two DDP diagrams get their data from
+# EN: ddp_trace.py next to this file, which must be imported as `ddp_trace` so that spawned
+# EN: children find its function by that name.
+if str(ROOT / "diagrams") not in sys.path:
+    sys.path.insert(0, str(ROOT / "diagrams"))
 
 FONT = "Noto Sans CJK SC,Noto Sans,sans-serif"
 GRAPH_ATTRS = f'  graph [fontname="{FONT}", fontsize=11];\n  node [fontname="{FONT}", fontsize=10];\n  edge [fontname="{FONT}", fontsize=9];\n'
@@ -1172,6 +1192,244 @@ def parametrize_dot(nn) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# DistributedDataParallel: buckets and a traced step / DistributedDataParallel：桶与追踪到的一步
+# ---------------------------------------------------------------------------------------------
+
+
+def html(text: str) -> str:
+    """Escape text for a DOT HTML-like label. / 转义 DOT 类 HTML 标签中的文字。"""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def bucket_label(bucket, fill: str) -> str:
+    """A bucket as an HTML-like table: index, one port per parameter, flat size. / 一个桶画成类 HTML 表格：桶号、每个参数一个端口、扁平张量的大小。
+
+    === "中文"
+
+        用类 HTML 表格而不用 record：同一层里的节点之间要画不可见的边来固定上下次序，
+        Graphviz 不允许 record 节点之间有这样的边。表格里的文字只有标识符与数字，不分语言。
+
+    === "English"
+
+        An HTML-like table rather than a record: invisible edges between nodes of one rank fix
+        their top-to-bottom order, and Graphviz allows no such edge between record nodes. The
+        table holds only identifiers and numbers, the same in both languages.
+    """
+    rows = [f"<TR><TD>{html(f'bucket.index() = {bucket.index}')}</TD></TR>"]
+    for position, (name, shape) in enumerate(bucket.params):
+        dims = "(" + ", ".join(str(d) for d in shape) + ")"
+        rows.append(f'<TR><TD PORT="p{position}" ALIGN="LEFT">{html(f"{name}  {dims}")}</TD></TR>')
+    size = f"{bucket.numel} × {bucket.dtype} = {bucket.nbytes} B"
+    rows.append(f"<TR><TD>{html(size)}</TD></TR>")
+    return (
+        f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4" '
+        f'BGCOLOR="{fill}">' + "".join(rows) + "</TABLE>>"
+    )
+
+
+def ddp_buckets_dot() -> str:
+    """DOT of the Reducer's buckets at construction and after the rebuild. / Reducer 构造时与重建后的桶的 DOT。
+
+    === "中文"
+
+        数据来自 `ddp_trace.live_buckets()`：一个活的 DDP 对象（单进程 gloo 组）。左边是构造时
+        的桶：`find_unused_parameters` 为默认的 False、又没有逐桶上限时，构造时只有一个无限大的
+        桶，参数按注册顺序排；右边是第一轮之后 Reducer 按梯度就绪的顺序、以 `bucket_bytes_cap`
+        为上限重建的桶（用户给了 `bucket_cap_mb`，第一个桶的上限也是它）。每个参数一条虚线，
+        从它在旧桶里的位置连到新桶里的位置。桶号、参数、形状与大小都从 `GradBucket` 读出。
+
+    === "English"
+
+        The data come from `ddp_trace.live_buckets()`: a live DDP object (one-process gloo
+        group). On the left, the buckets of construction: with `find_unused_parameters` at its
+        default False and no per-bucket caps, construction makes one unbounded bucket with the
+        parameters in registration order; on the right, the buckets the Reducer rebuilt after
+        the first iteration, in the order gradients became ready and capped by
+        `bucket_bytes_cap` (with a user-given `bucket_cap_mb`, the first bucket's cap is that
+        too). One dashed edge per parameter joins its place in the old bucket to its place in
+        the new one. Indices, parameters, shapes and sizes are read from `GradBucket`.
+    """
+    import ddp_trace
+
+    data = ddp_trace.live_buckets()
+    out = ['digraph "ddp-buckets" {\n', GRAPH_ATTRS]
+    title = f"{ddp_trace.MODEL} — DDP 的梯度桶 / DDP's gradient buckets"
+    out.append(f"  graph [rankdir=LR, ranksep=0.9, nodesep=0.2, label={q(title)}, labelloc=t];\n")
+    out.append("  node [shape=plain];\n")
+    out.append('  edge [arrowsize=0.6, color="#9aa5b1", style=dashed];\n')
+    count = len(data["initial"])
+    plural = "" if count == 1 else "s"
+    columns = [
+        (
+            "initial",
+            f"构造时：{count} 个桶，参数按注册顺序\nat construction: {count} bucket{plural}, "
+            "registration order",
+            "#eef1fb",
+        ),
+        (
+            "rebuilt",
+            "第一轮之后按梯度就绪顺序重建\nrebuilt after the first iteration, in gradient-ready "
+            f"order\nbucket_bytes_cap = {data['cap_bytes']} B",
+            "#e8f5e9",
+        ),
+    ]
+    where: dict[str, list[str]] = {}
+    for column, heading, fill in columns:
+        out.append(f"  {q(column)} [label={q(heading)}, shape=plaintext];\n")
+        nodes = [column]
+        for bucket in data[column]:
+            node = f"{column}{bucket.index}"
+            nodes.append(node)
+            out.append(f"  {q(node)} [label={bucket_label(bucket, fill)}];\n")
+            for position, (name, _shape) in enumerate(bucket.params):
+                where.setdefault(name, []).append(f"{q(node)}:p{position}")
+        # 中: 每一列是同一层：标题在上，桶按桶号自上而下；层内的不可见边固定这个次序
+        # 中: （放在簇里时 Graphviz 不理会它们，所以这里不用簇）。
+        # EN: Each column is one rank: the heading on top, then the buckets by index, top to
+        # EN: bottom; invisible edges within the rank fix that order (Graphviz ignores them
+        # EN: inside a cluster, hence no clusters here).
+        chain = " -> ".join(q(n) for n in nodes)
+        out.append(f"  {{rank=same; {chain} [style=invis];}}\n")
+    for name, (old, new) in where.items():
+        out.append(f"  {old} -> {new};\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def ddp_timeline_dot() -> str:
+    """DOT of one DDP training step on two processes, event by event. / 两个进程上 DDP 一步训练的逐个事件的 DOT。
+
+    === "中文"
+
+        数据来自 `ddp_trace.traced_run()`：一次真实的两进程 gloo 运行，取重建桶之后的那一步。
+        每个 rank 一行，从左往右是它记下的事件，按发生的先后：梯度就绪（绿色，参数名）、
+        Reducer 发出一个桶的 all-reduce（橙色）、`backward()` 返回、`optimizer.step()`。
+        同一列是两个 rank 上的第几个事件，不是同一时刻。两行之间每个桶一条橙色横条：起点是
+        两个 rank 发出该桶的那一列里的一个圆点（两个发出节点都连到它），虚线一直延伸到
+        `backward()` 返回的那一列：这段时间里通信可能还在进行，而右边还有梯度在计算，
+        这就是重叠。完成的时刻每次运行都不同，
+        所以不画；只画出所有桶都在 `backward()` 返回之前完成（每次运行都成立）。
+
+    === "English"
+
+        The data come from `ddp_trace.traced_run()`: a real two-process gloo run, the step
+        after the buckets were rebuilt. One row per rank, its recorded events left to right in
+        the order they happened: a gradient becoming ready (green, the parameter's name), the
+        Reducer launching a bucket's all-reduce (orange), `backward()` returning,
+        `optimizer.step()`. A column is the n-th event on both ranks, not one moment in time.
+        Between the rows, one orange bar per bucket: it starts at a dot in the column where
+        both ranks launch the bucket (both launch nodes connect to the dot) and runs dashed to
+        the column where `backward()` returns: all that time the communication may still be
+        under way while, to the right, gradients are still being computed; that is the
+        overlap. The moment of completion differs between runs
+        and is not drawn; only that every bucket completes before `backward()` returns (true
+        on every run).
+    """
+    import ddp_trace
+
+    runs = ddp_trace.traced_run()
+    rows = [ddp_trace.drawn_events(run["steps"]) for run in runs]
+    out = ['digraph "ddp-timeline" {\n', GRAPH_ATTRS]
+    title = (
+        f"{ddp_trace.MODEL} — DDP 重建桶之后的一步，{len(rows)} 个进程 / "
+        f"one DDP step after the rebuild, {len(rows)} processes\n"
+        "从左往右是事件的先后。绿色：该参数的梯度就绪；橙色：发出该桶的 all-reduce\n"
+        "Left to right: the order of events. Green: the parameter's gradient is ready; orange: "
+        "the bucket's all-reduce is launched\n"
+        "虚线：all-reduce 进行中，在 backward() 返回之前完成\n"
+        "Dashed: the all-reduce in flight, complete before backward() returns"
+    )
+    out.append(f"  graph [rankdir=LR, ranksep=0.1, nodesep=0.18, label={q(title)}, labelloc=t];\n")
+    out.append(
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef1fb", height=0.3, '
+        'margin="0.04,0.03"];\n'
+    )
+    out.append('  edge [arrowsize=0.5, color="#5c6bc0"];\n')
+    fills = {"ready": "#e8f5e9", "launch": "#fff3d6", "backward returned": "#dfe6ff"}
+    # 中: 每列自上而下的节点：rank 0 的事件，各桶的 all-reduce 横条，最后一个 rank 的事件。
+    # EN: Each column's nodes, top to bottom: rank 0's event, the buckets' all-reduce bars, the
+    # EN: last rank's event.
+    columns: dict[int, dict[str, str]] = {}
+    launches: dict[int, dict[int, int]] = {}
+    returns: dict[int, int] = {}
+    joined: set[tuple[str, str]] = set()
+    for rank, events in enumerate(rows):
+        header = f"rank{rank}"
+        out.append(f'  {q(header)} [label="rank {rank}", shape=plaintext, style=""];\n')
+        columns.setdefault(-1, {})[f"rank{rank}"] = header
+        previous = header
+        for column, event in enumerate(events):
+            node = f"r{rank}e{column}"
+            kind = event[0]
+            if kind == "ready":
+                label = event[1]
+            elif kind == "launch":
+                label = f"all-reduce\n桶 {event[1]} / bucket {event[1]}"
+                launches.setdefault(event[1], {})[rank] = column
+            elif kind == "backward returned":
+                label = "backward()\n返回 / returns"
+                returns[rank] = column
+            else:
+                label = "optimizer\n.step()"
+            fill = fills.get(kind, "#eef1fb")
+            out.append(f"  {q(node)} [label={q(label)}, fillcolor={q(fill)}];\n")
+            out.append(f"  {q(previous)} -> {q(node)} [weight=20];\n")
+            columns.setdefault(column, {})[f"rank{rank}"] = node
+            previous = node
+    # 中: 每个桶一条横条：从两个 rank 发出它的那一列，到 backward() 返回的那一列；横条由每列
+    # 中: 一个看不见的点连成，所以笔直。两个 rank 必须在同一列发出、在同一列返回，否则无从画起。
+    # EN: One bar per bucket: from the column where both ranks launch it to the column where
+    # EN: backward() returns; the bar joins one invisible point per column, so it stays
+    # EN: straight. Both ranks must launch it in the same column and return in the same column,
+    # EN: or there is nothing sensible to draw.
+    end = returns[0]
+    if set(returns.values()) != {end}:
+        raise ValueError(f"the ranks' backward() returns in different places: {returns}")
+    for bucket, places in sorted(launches.items()):
+        start = places[0]
+        if set(places.values()) != {start} or len(places) != len(rows):
+            raise ValueError(f"bucket {bucket} is launched in different places: {places}")
+        bar = f"bar{bucket}"
+        previous = None
+        for column in range(start, end + 1):
+            node = f"{bar}c{column}"
+            if column == start:
+                out.append(
+                    f'  {q(node)} [label="", shape=circle, width=0.08, height=0.08, '
+                    'style=filled, fillcolor="#ef6c00", color="#ef6c00"];\n'
+                )
+            else:
+                out.append(f'  {q(node)} [label="", shape=point, width=0.01, style=invis];\n')
+                attrs = 'color="#ef6c00", style=dashed, weight=20'
+                attrs += ", arrowhead=normal" if column == end else ", arrowhead=none"
+                out.append(f"  {q(previous)} -> {q(node)} [{attrs}];\n")
+            columns[column][bar] = node
+            previous = node
+        top, *below = [columns[start][f"rank{rank}"] for rank in range(len(rows))]
+        dot = columns[start][bar]
+        out.append(f'  {q(top)} -> {q(dot)} [color="#ef6c00"];\n')
+        joined.add((top, dot))
+        for node in below:
+            out.append(f'  {q(dot)} -> {q(node)} [color="#ef6c00", dir=back];\n')
+            joined.add((dot, node))
+    # 中: 每列自上而下排好：同一层里的不可见边固定次序。已经有可见连线的一对节点不再加
+    # 中: 不可见边（Graphviz 2.43 对同一对节点之间的两条同层边会出错）。
+    # EN: Each column in order, top to bottom: invisible edges within the rank fix it. A pair
+    # EN: already joined by a visible edge gets no invisible one (Graphviz 2.43 goes wrong on
+    # EN: two same-rank edges between one pair).
+    keys = ["rank0"] + [f"bar{b}" for b in sorted(launches)]
+    keys += [f"rank{r}" for r in range(1, len(rows))]
+    for column, nodes in sorted(columns.items()):
+        present = [nodes[key] for key in keys if key in nodes]
+        links = [f"{q(a)} -> {q(b)}" for a, b in zip(present, present[1:]) if (a, b) not in joined]
+        members = "; ".join(q(n) for n in present)
+        invisible = "".join(f" {link} [style=invis];" for link in links)
+        out.append(f"  {{rank=same; {members};{invisible}}}\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
 # All diagrams / 全部图
 # ---------------------------------------------------------------------------------------------
 
@@ -1182,13 +1440,15 @@ def generate_all() -> "OrderedDict[str, str]":
     === "中文"
 
         顺序即图页上的顺序：层家族总览、每个层页一张家族继承图、参考模型的模块树（及其子树）、
-        `__call__` 的流程、`__setattr__` 的路由、`state_dict` 的前缀。
+        `__call__` 的流程、`__setattr__` 的路由、`state_dict` 的前缀、优化器的 `state_dict`、
+        参数化的类替换、DDP 的桶与一步训练的时间线。
 
     === "English"
 
         The order is the diagrams page's: the overview of the layer families, one family
         hierarchy per layer page, the reference models' module trees (and subtrees), the
-        `__call__` flow, the `__setattr__` routing, the `state_dict` prefixes.
+        `__call__` flow, the `__setattr__` routing, the `state_dict` prefixes, the optimizer's
+        `state_dict`, the parametrization class swap, DDP's buckets and the timeline of one step.
     """
     import annotated_nn
 
@@ -1215,6 +1475,8 @@ def generate_all() -> "OrderedDict[str, str]":
 
     dots["optimizer-state-dict"] = optimizer_state_dot(annotated_nn, annotated_optim)
     dots["parametrize-class-swap"] = parametrize_dot(annotated_nn)
+    dots["ddp-buckets"] = ddp_buckets_dot()
+    dots["ddp-timeline"] = ddp_timeline_dot()
     return dots
 
 

@@ -9,6 +9,7 @@ state_dict, repr, ...); the main process asserts that the two sides are equal (t
 torch.equal, i.e. bit for bit). Scenarios are grouped into three spawns to keep the file fast.
 """
 
+import gc
 import os
 import pickle
 import socket
@@ -536,6 +537,9 @@ def _worker(rank, world_size, port, out_dir, scenario_names):
                 break
     finally:
         torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        # DDP objects sit in reference cycles (hooks hold bound methods); free their Reducers
+        # while the group exists: a Reducer torn down at interpreter exit can abort the worker.
+        gc.collect()
         dist.destroy_process_group()
 
 
@@ -670,3 +674,28 @@ def test_three_ranks_equal_torch(three_ranks):
     check(three_ranks)
     params = [r["join"]["initial_world_size"][1]["params"] for r in three_ranks]
     assert same(params[0], params[1]) and same(params[1], params[2])
+
+
+def test_torch_nn_model_under_our_ddp_meets_the_layer_checks():
+    """DIFF: our DDP's layer-class checks know torch.nn's Embedding and SyncBatchNorm too."""
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        seen = {}
+        for side, DDP in (("torch", TorchDDP), ("ours", OurDDP)):
+            torch.manual_seed(0)
+            model = torch.nn.Sequential(
+                torch.nn.Embedding(10, 4, sparse=True), torch.nn.Flatten(), torch.nn.Linear(8, 2)
+            )
+            DDP(model)(torch.tensor([[1, 2]])).sum().backward()
+            with_sync_bn = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.SyncBatchNorm(4))
+            seen[side] = (
+                model[0].weight.grad.to_dense(),
+                model[2].weight.grad,
+                outcome(lambda: DDP(with_sync_bn)),  # noqa: B023 - called at once
+            )
+        assert same(seen["torch"], seen["ours"])
+        assert seen["ours"][2][0] == "raise"
+    finally:
+        dist.destroy_process_group()

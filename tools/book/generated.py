@@ -938,6 +938,31 @@ DIAGRAM_TITLES = {
         "subclass (one more MRO level) and weight a property of that subclass; the original "
         "parameter moves from _parameters to parametrizations.weight.original.",
     ),
+    "ddp-buckets": (
+        "DDP 的梯度桶：构造时与重建后（实时生成）",
+        "DDP's gradient buckets: at construction and rebuilt (live)",
+        "一个活的 DistributedDataParallel 里 Reducer 的桶：构造时只有一个桶，参数按注册顺序；"
+        "第一轮之后按梯度就绪的顺序重建，每个桶装到不小于 bucket_bytes_cap 就封上，所以桶 0 装的是"
+        "最后一层的参数。虚线把每个参数从旧桶连到新桶。",
+        "The Reducer's buckets in a live DistributedDataParallel: at construction one bucket, "
+        "parameters in registration order; after the first iteration they are rebuilt in the "
+        "order gradients became ready, each bucket closed once it holds at least "
+        "bucket_bytes_cap, so bucket 0 holds the last layer's parameters. Dashed edges take each "
+        "parameter from its old bucket to its new one.",
+    ),
+    "ddp-timeline": (
+        "DDP 一步训练中的事件顺序（两进程实测）",
+        "The order of events in one DDP step (two processes, live)",
+        "每个 rank 一行，从左往右是事件的先后，不是时间的长短：绿色是梯度就绪，橙色是发出一个桶的 "
+        "all-reduce。橙色虚线从发出一直画到 backward() 返回：桶 0 的 all-reduce 发出之后，"
+        "后面的梯度还在计算。完成的时刻每次运行都不同，所以不画；每次都在 backward() 返回之前。",
+        "One row per rank, events left to right in the order they happened, not to scale: green, "
+        "a gradient becoming ready; orange, a bucket's all-reduce being launched. The dashed "
+        "orange bars run from the launch to where backward() returns: after bucket 0's "
+        "all-reduce is launched, later gradients are still being computed. The moment of "
+        "completion varies between runs and is not drawn; it always comes before backward() "
+        "returns.",
+    ),
 }
 
 

@@ -97,6 +97,17 @@ from annotated_nn.parameter import UninitializedParameter
 # EN: `RRef` (remote reference), which the output-walking helpers below must recognize.
 RPC_AVAILABLE = False
 
+# DIFF(torch 2.13): DDP's layer checks know torch.nn's classes as well as ours
+# 中: DDP 在两处按层的类判断：哪些参数产生稀疏梯度（开了 `sparse` 的 Embedding/EmbeddingBag），
+# 中: 以及 CPU 上不允许的 SyncBatchNorm。torch 只认 torch.nn 的类；这里两家的类都认，于是交给
+# 中: 本类的 torch.nn 模型在这两处表现得和交给 torch 的 DDP 一样。
+# EN: DDP checks layer classes in two places: which parameters make sparse gradients (an
+# EN: Embedding/EmbeddingBag with `sparse` on) and SyncBatchNorm, refused on CPU. torch knows
+# EN: torch.nn's classes only; here both libraries' classes count, so a torch.nn model handed to
+# EN: this class behaves in those two places as under torch's DDP.
+SPARSE_CAPABLE_LAYERS = (Embedding, EmbeddingBag, torch.nn.Embedding, torch.nn.EmbeddingBag)
+SYNC_BATCHNORM_CLASSES = (SyncBatchNorm, torch.nn.SyncBatchNorm)
+
 # 中: 默认桶大小 25 MiB，以及 MiB 到字节的换算系数。
 # EN: The default bucket size of 25 MiB, and the MiB-to-bytes factor.
 _DEFAULT_BUCKET_CAP_MB = 25
@@ -1267,11 +1278,11 @@ class DistributedDataParallel(Module, Joinable):
         self.static_graph = False
         self.dim = dim
         # DIFF(torch 2.13): a torch.nn.Module passed in is not a submodule
-        # 中: 与 torch 一样不检查 `module` 的类型，任何提供 `named_parameters()` 等方法的对象都能
-        # 中: 训练；但 torch.nn.Module 不是本项目的 `Module`，只会成为普通属性，`parameters()`、
-        # 中: `state_dict()` 看不到它（与 torch 的 DDP 包装 annotated_nn 模型时的情形正好相反）。
-        # EN: Like torch, the type of `module` is not checked: any object offering
-        # EN: `named_parameters()` and the like trains. But a torch.nn.Module is not this
+        # 中: 与 torch 一样不检查 `module` 的类型，torch.nn 的模型也能训练（按层的类判断的两处
+        # 中: 也认 torch.nn 的类）；但 torch.nn.Module 不是本项目的 `Module`，只会成为普通属性，
+        # 中: `parameters()`、`state_dict()` 看不到它（与 torch 的 DDP 包装 annotated_nn 模型时的情形正好相反）。
+        # EN: Like torch, the type of `module` is not checked: a torch.nn model trains too (the
+        # EN: two layer-class checks know torch.nn's classes). But a torch.nn.Module is not this
         # EN: project's `Module`, so it becomes a plain attribute that `parameters()` and
         # EN: `state_dict()` do not see (the mirror image of torch's DDP wrapping an annotated_nn
         # EN: model).
@@ -2000,12 +2011,10 @@ class DistributedDataParallel(Module, Joinable):
         self.logger = dist.Logger(self.reducer)
         self.reducer.set_logger(self.logger)
 
-        # 中: 模型里有没有 `SyncBatchNorm`，记进日志数据。模块树里只有 annotated_nn 的模块，
-        # 中: 所以认的是 annotated_nn 的 `SyncBatchNorm`（torch 的 DDP 认 torch 的）。
-        # EN: Whether the model holds a `SyncBatchNorm`, for the logging data. The module tree
-        # EN: holds annotated_nn modules only, so the class looked for is annotated_nn's
-        # EN: `SyncBatchNorm` (torch's DDP looks for torch's).
-        has_sync_bn = any(isinstance(m, SyncBatchNorm) for m in self.module.modules())
+        # 中: 模型里有没有 `SyncBatchNorm`（两家的类都认，见文件开头的 DIFF），记进日志数据。
+        # EN: Whether the model holds a `SyncBatchNorm` (either library's class: see the DIFF at
+        # EN: the top of the file), for the logging data.
+        has_sync_bn = any(isinstance(m, SYNC_BATCHNORM_CLASSES) for m in self.module.modules())
 
         # 中: 构造时就能确定的日志数据：模块类名、设备、缓冲区同步设置、是否静态图。
         # EN: Logging data known at construction: module class name, devices, buffer-sync
@@ -2154,11 +2163,13 @@ class DistributedDataParallel(Module, Joinable):
 
             === "中文"
 
-                只有开了 `sparse` 的 `Embedding` 与 `EmbeddingBag`（本项目的类）。
+                只有开了 `sparse` 的 `Embedding` 与 `EmbeddingBag`（本项目的类，也认 torch.nn 的，
+                见 `__init__` 里关于 torch.nn 模块的 DIFF）。
 
             === "English"
 
-                Only `Embedding` and `EmbeddingBag` (this project's classes) with `sparse` on.
+                Only `Embedding` and `EmbeddingBag` with `sparse` on (this project's classes, and
+                torch.nn's too: see the DIFF about torch.nn modules in `__init__`).
 
             Args:
                 module: The owning module. / 参数所属的模块。
@@ -2166,7 +2177,7 @@ class DistributedDataParallel(Module, Joinable):
             Returns:
                 The flag. / 标志。
             """
-            if isinstance(module, (Embedding, EmbeddingBag)):
+            if isinstance(module, SPARSE_CAPABLE_LAYERS):
                 return module.sparse
             return False
 
@@ -3391,14 +3402,14 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             SyncBatchNorm 的同步路径只支持 GPU，所以 CPU 上的模型里只要有一个 `SyncBatchNorm`，
-            构造就失败，报错与 torch 相同。认的是 annotated_nn 的 `SyncBatchNorm`，正如 torch 的
-            DDP 认 torch 的。
+            构造就失败，报错与 torch 相同。annotated_nn 与 torch.nn 的 `SyncBatchNorm` 都认（见文件
+            开头的 DIFF）。
 
         === "English"
 
             SyncBatchNorm's synchronized path works on GPUs only, so a CPU model holding any
-            `SyncBatchNorm` fails to construct, with torch's error. The class looked for is
-            annotated_nn's `SyncBatchNorm`, just as torch's DDP looks for torch's.
+            `SyncBatchNorm` fails to construct, with torch's error. Both annotated_nn's and
+            torch.nn's `SyncBatchNorm` count (see the DIFF at the top of the file).
 
         Args:
             module: The wrapped module. / 被包装的模块。
@@ -3409,7 +3420,7 @@ class DistributedDataParallel(Module, Joinable):
         # 中: 通过 `_log_and_throw` 抛出：错误先记进 Logger 的数据，再抛给用户。
         # EN: Raised through `_log_and_throw`: the error is recorded in the Logger's data first.
         for layer in module.modules():
-            if isinstance(layer, SyncBatchNorm) and self.device_type == "cpu":
+            if isinstance(layer, SYNC_BATCHNORM_CLASSES) and self.device_type == "cpu":
                 self._log_and_throw(
                     ValueError,
                     "SyncBatchNorm layers only work with GPU modules",
