@@ -699,3 +699,42 @@ def test_torch_nn_model_under_our_ddp_meets_the_layer_checks():
         assert seen["ours"][2][0] == "raise"
     finally:
         dist.destroy_process_group()
+
+
+def _cuda_worker(rank, world_size, port, out_dir):
+    """One GPU per process over NCCL: `device_ids=[rank]`, inputs moved by DDP itself."""
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.cuda.set_device(rank)
+    dist.init_process_group("nccl", rank=rank, world_size=world_size)
+    results = {}
+    try:
+        for side, (nn, DDP) in SIDES.items():
+            ddp = DDP(deep(nn).cuda(rank), device_ids=[rank], bucket_cap_mb=0.002)
+            optimizer = torch.optim.SGD(ddp.parameters(), lr=LR)
+            for x, y in batches(rank, 3):
+                optimizer.zero_grad()
+                # CPU inputs: DDP's pre-forward moves them to `device_ids[0]`.
+                F.mse_loss(ddp(x), y.cuda(rank)).backward()
+                optimizer.step()
+            results[side] = {n: p.detach().cpu() for n, p in ddp.named_parameters()}
+            del ddp, optimizer
+            gc.collect()
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+    finally:
+        dist.destroy_process_group()
+
+
+@pytest.mark.cuda
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(
+    not torch.cuda.is_available() or torch.cuda.device_count() < 2 or not dist.is_nccl_available(),
+    reason="needs 2 CUDA devices and NCCL",
+)
+def test_two_gpus_over_nccl_equal_torch(tmp_path):
+    mp.spawn(_cuda_worker, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
+    results = [torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in range(2)]
+    for per_rank in results:
+        assert same(per_rank["torch"], per_rank["ours"])
+    assert same(results[0]["ours"], results[1]["ours"])
