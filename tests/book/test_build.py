@@ -482,6 +482,18 @@ def test_search_index_is_small_and_holds_no_code(book):
     assert "中文English" not in text
 
 
+def test_search_index_keeps_the_prose_after_listings(book):
+    """Sections after a page's listings keep their text in the index (hooks.py sets listings aside)."""
+    import json
+
+    docs = json.loads((book.site / "search" / "search_index.json").read_text(encoding="utf-8"))[
+        "docs"
+    ]
+    text = {d["location"]: d["text"] for d in docs}
+    for anchor in ("ddp", "consume-prefix"):
+        assert "DataParallel" in text[f"chapters/15-parallel/#{anchor}"], anchor
+
+
 def test_search_index_has_chinese_segments(book):
     import json
 

@@ -352,11 +352,12 @@ def test_module_is_a_submodule(nn, process_group):
 @proves(
     "docs/chapters/ddp/overview.md",
     "buckets",
-    "the first iteration uses one bucket in module order; then buckets are rebuilt in reverse, "
-    "bucket 0 holding the last layers; a bucket closes once it reaches the cap, so it may exceed it",
+    "the first iteration uses one bucket in module order; then buckets are rebuilt in the order "
+    "gradients became ready (a Linear's bias before its weight), bucket 0 holding the last layers; "
+    "a bucket closes once it reaches the cap, so it may exceed it",
 )
 @each_nn()
-def test_buckets_reversed_after_the_first_iteration(nn, process_group):
+def test_buckets_rebuilt_in_gradient_ready_order(nn, process_group):
     from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
 
     torch.manual_seed(0)
