@@ -12,6 +12,8 @@ shows only the reader's language (``<html data-book-lang>``, set by docs/assets/
   two halves wrapped. Headings, nav titles and table-of-contents entries may also use `` · ``.
 - ``theme_strings``: Material's own interface words (目录, 上一页 ...) get Material's own English
   translation beside them.
+- ``join_chinese_lines``: a line break of the Markdown source between two Chinese characters is
+  removed, so the browser does not show it as a space inside a Chinese sentence.
 """
 
 from __future__ import annotations
@@ -265,3 +267,27 @@ def cited_titles(page: str) -> str:
                 lambda m: f'<cite class="book-cite" lang="zh">{m.group(0)}</cite>', part
             )
     return "".join(parts)
+
+
+# A source line break (with the next line's indentation) between two Chinese characters, and the
+# blocks whose line breaks are content (code, preformatted text), left untouched.
+CHINESE_LINE_BREAK = re.compile(f"(?<={CJK.pattern})\\n[ \\t]*(?={CJK.pattern})")
+PREFORMATTED = re.compile(r"<(pre|textarea|script)\b.*?</\1>", re.S)
+
+
+def join_chinese_lines(page: str) -> str:
+    """Drop source line breaks inside Chinese text. / 去掉中文句子里来自源文件的换行。"""
+    # 中: 浏览器把 HTML 里的换行当作空格显示；Chrome 在两个汉字之间也照样留一个空格（CSS 规范
+    #     允许去掉它，但 Chrome 不去），于是 Markdown 里折行的中文句子中间会多出空格。代码与
+    #     预排版文字里的换行是内容，不动。
+    # EN: Browsers show a line break in HTML as a space; Chrome does so between two Chinese
+    #     characters too (CSS allows dropping it; Chrome does not), so a Chinese sentence
+    #     wrapped in the Markdown gains stray spaces. Line breaks in code and preformatted text
+    #     are content and stay.
+    pieces, last = [], 0
+    for block in PREFORMATTED.finditer(page):
+        pieces.append(CHINESE_LINE_BREAK.sub("", page[last : block.start()]))
+        pieces.append(block.group(0))
+        last = block.end()
+    pieces.append(CHINESE_LINE_BREAK.sub("", page[last:]))
+    return "".join(pieces)
