@@ -1,6 +1,7 @@
 """Helpers for differential tests: run one scenario with torch.nn and with annotated_nn, compare."""
 
 import re
+import socket
 import warnings
 
 import torch
@@ -76,3 +77,10 @@ def describe_state_dict(sd):
     ]
     meta = getattr(sd, "_metadata", None)
     return items, (dict(meta) if meta is not None else None), type(sd).__name__
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1 now, for a process group's rendezvous."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -15,7 +15,6 @@ an annotated_nn.Module, has none of them.
 """
 
 import os
-import socket
 
 import pytest
 import torch
@@ -25,6 +24,7 @@ import torch.nn.functional as F
 
 import annotated_nn
 from annotated_examples.models import build_simplenet
+from helpers import free_port
 
 pytestmark = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -78,16 +78,10 @@ def _worker(rank, port, out_dir):
         dist.destroy_process_group()
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_ddp_step_equals_single_process_step_on_whole_batch(tmp_path):
-    mp.spawn(_worker, args=(_free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
+    mp.spawn(_worker, args=(free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
     results = [torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in range(WORLD_SIZE)]
 
     # Reference: one process, whole batch, same seed, same optimizer.

@@ -12,7 +12,6 @@ torch.equal, i.e. bit for bit). Scenarios are grouped into three spawns to keep 
 import gc
 import os
 import pickle
-import socket
 import traceback
 import warnings
 
@@ -25,7 +24,7 @@ import torch.nn.functional as F
 import annotated_nn
 from annotated_nn.parallel.distributed import DistributedDataParallel as OurDDP
 from annotated_nn.parallel.distributed import _DDPJoinHook as OurJoinHook
-from helpers import norm, outcome
+from helpers import free_port, norm, outcome
 
 pytestmark = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -543,17 +542,11 @@ def _worker(rank, world_size, port, out_dir, scenario_names):
         dist.destroy_process_group()
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _spawn(tmp_path, world_size, scenario_names):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     mp.spawn(
         _worker,
-        args=(world_size, _free_port(), str(tmp_path), scenario_names),
+        args=(world_size, free_port(), str(tmp_path), scenario_names),
         nprocs=world_size,
         join=True,
     )
@@ -733,7 +726,7 @@ def _cuda_worker(rank, world_size, port, out_dir):
     reason="needs 2 CUDA devices and NCCL",
 )
 def test_two_gpus_over_nccl_equal_torch(tmp_path):
-    mp.spawn(_cuda_worker, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
+    mp.spawn(_cuda_worker, args=(2, free_port(), str(tmp_path)), nprocs=2, join=True)
     results = [torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in range(2)]
     for per_rank in results:
         assert same(per_rank["torch"], per_rank["ours"])

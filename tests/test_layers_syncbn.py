@@ -9,7 +9,6 @@ torch refuses CPU inputs once a process group exists, and with NCCL on 2 GPUs (s
 import inspect
 import os
 import pickle
-import socket
 
 import pytest
 import torch
@@ -19,7 +18,7 @@ import torch.nn as tnn
 
 import annotated_nn as ann
 import annotated_nn.utils.parametrize as our_parametrize
-from helpers import describe_state_dict, norm, outcome, tensors_equal
+from helpers import describe_state_dict, free_port, norm, outcome, tensors_equal
 
 NAMESPACES = {"torch": tnn, "ours": ann}
 PARAMETRIZE = {"torch": torch.nn.utils.parametrize, "ours": our_parametrize}
@@ -431,12 +430,6 @@ def test_convert_non_module_error_matches():
 WORLD_SIZE = 2
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _gloo_scenario(nn, rank, world_group, solo_group):
     """What a rank sees with an initialized gloo process group and CPU inputs."""
     generator = torch.Generator().manual_seed(10 + rank)
@@ -478,7 +471,7 @@ def _gloo_worker(rank, port, out_dir):
 @pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo")
 @pytest.mark.timeout(300)
 def test_gloo_cpu_training_raises_torchs_error(tmp_path):
-    mp.spawn(_gloo_worker, args=(_free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
+    mp.spawn(_gloo_worker, args=(free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
     expected_error = (
         "raise",
         "ValueError",
@@ -540,7 +533,7 @@ def _cuda_worker(rank, port, out_dir):
 )
 @pytest.mark.timeout(300)
 def test_cuda_two_devices_synchronized_path_matches(tmp_path):
-    mp.spawn(_cuda_worker, args=(_free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
+    mp.spawn(_cuda_worker, args=(free_port(), str(tmp_path)), nprocs=WORLD_SIZE, join=True)
     ranks = []
     for rank in range(WORLD_SIZE):
         with open(tmp_path / f"rank{rank}.pkl", "rb") as f:

@@ -14,7 +14,6 @@ import collections
 import copy
 import io
 import os
-import socket
 import traceback
 import warnings
 
@@ -23,6 +22,8 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 from claim import NAMESPACES, each_nn, proves
+
+from helpers import free_port
 
 pytestmark = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -172,18 +173,12 @@ def _worker(rank, port, out_dir):
         dist.destroy_process_group()
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def two_ranks(tmp_path_factory):
     """Per rank, {namespace name: records}; spawned once for the module."""
     out_dir = tmp_path_factory.mktemp("ddp_claims")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    mp.spawn(_worker, args=(_free_port(), str(out_dir)), nprocs=WORLD_SIZE, join=True)
+    mp.spawn(_worker, args=(free_port(), str(out_dir)), nprocs=WORLD_SIZE, join=True)
     results = [
         torch.load(out_dir / f"rank{rank}.pt", weights_only=False) for rank in range(WORLD_SIZE)
     ]
