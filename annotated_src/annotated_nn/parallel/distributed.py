@@ -105,8 +105,8 @@ RPC_AVAILABLE = False
 # EN: Embedding/EmbeddingBag with `sparse` on) and SyncBatchNorm, refused on CPU. torch knows
 # EN: torch.nn's classes only; here both libraries' classes count, so a torch.nn model handed to
 # EN: this class behaves in those two places as under torch's DDP.
-SPARSE_CAPABLE_LAYERS = (Embedding, EmbeddingBag, torch.nn.Embedding, torch.nn.EmbeddingBag)
-SYNC_BATCHNORM_CLASSES = (SyncBatchNorm, torch.nn.SyncBatchNorm)
+_SPARSE_CAPABLE_LAYERS = (Embedding, EmbeddingBag, torch.nn.Embedding, torch.nn.EmbeddingBag)
+_SYNC_BATCHNORM_CLASSES = (SyncBatchNorm, torch.nn.SyncBatchNorm)
 
 # 中: 默认桶大小 25 MiB，以及 MiB 到字节的换算系数。
 # EN: The default bucket size of 25 MiB, and the MiB-to-bytes factor.
@@ -2014,7 +2014,7 @@ class DistributedDataParallel(Module, Joinable):
         # 中: 模型里有没有 `SyncBatchNorm`（两家的类都认，见文件开头的 DIFF），记进日志数据。
         # EN: Whether the model holds a `SyncBatchNorm` (either library's class: see the DIFF at
         # EN: the top of the file), for the logging data.
-        has_sync_bn = any(isinstance(m, SYNC_BATCHNORM_CLASSES) for m in self.module.modules())
+        has_sync_bn = any(isinstance(m, _SYNC_BATCHNORM_CLASSES) for m in self.module.modules())
 
         # 中: 构造时就能确定的日志数据：模块类名、设备、缓冲区同步设置、是否静态图。
         # EN: Logging data known at construction: module class name, devices, buffer-sync
@@ -2177,7 +2177,7 @@ class DistributedDataParallel(Module, Joinable):
             Returns:
                 The flag. / 标志。
             """
-            if isinstance(module, SPARSE_CAPABLE_LAYERS):
+            if isinstance(module, _SPARSE_CAPABLE_LAYERS):
                 return module.sparse
             return False
 
@@ -3420,7 +3420,7 @@ class DistributedDataParallel(Module, Joinable):
         # 中: 通过 `_log_and_throw` 抛出：错误先记进 Logger 的数据，再抛给用户。
         # EN: Raised through `_log_and_throw`: the error is recorded in the Logger's data first.
         for layer in module.modules():
-            if isinstance(layer, SYNC_BATCHNORM_CLASSES) and self.device_type == "cpu":
+            if isinstance(layer, _SYNC_BATCHNORM_CLASSES) and self.device_type == "cpu":
                 self._log_and_throw(
                     ValueError,
                     "SyncBatchNorm layers only work with GPU modules",
