@@ -1255,11 +1255,12 @@ class StepLR(LRScheduler):
 
         === "中文"
 
-            `base_lr * gamma ** (last_epoch // step_size)`，只在 `step(epoch)` 时使用。
+            `base_lr * gamma ** (last_epoch // step_size)`，用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            `base_lr * gamma ** (last_epoch // step_size)`, used only by `step(epoch)`.
+            `base_lr * gamma ** (last_epoch // step_size)`, used by `step(epoch)` and when
+            `SequentialLR` hands over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -1361,11 +1362,12 @@ class MultiStepLR(LRScheduler):
 
         === "中文"
 
-            `base_lr` 乘以 `gamma` 的已越过里程碑数次幂，只在 `step(epoch)` 时使用。
+            `base_lr` 乘以 `gamma` 的已越过里程碑数次幂，用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            `base_lr` times `gamma` to the number of milestones passed, used only by `step(epoch)`.
+            `base_lr` times `gamma` to the number of milestones passed, used by `step(epoch)` and
+            when `SequentialLR` hands over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -1622,12 +1624,12 @@ class LinearLR(LRScheduler):
 
         === "中文"
 
-            `base_lr * f(last_epoch)`，`f` 见类文档；只在 `step(epoch)` 时使用。
+            `base_lr * f(last_epoch)`，`f` 见类文档；用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            `base_lr * f(last_epoch)`, with `f` as in the class docstring; used only by
-            `step(epoch)`.
+            `base_lr * f(last_epoch)`, with `f` as in the class docstring; used by `step(epoch)`
+            and when `SequentialLR` hands over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -1713,11 +1715,12 @@ class ExponentialLR(LRScheduler):
 
         === "中文"
 
-            `base_lr * gamma ** last_epoch`，只在 `step(epoch)` 时使用。
+            `base_lr * gamma ** last_epoch`，用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            `base_lr * gamma ** last_epoch`, used only by `step(epoch)`.
+            `base_lr * gamma ** last_epoch`, used by `step(epoch)` and when `SequentialLR` hands
+            over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -2126,11 +2129,12 @@ class PolynomialLR(LRScheduler):
 
         === "中文"
 
-            即类文档中的闭式公式，只在 `step(epoch)` 时使用。
+            即类文档中的闭式公式，用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            The closed-form formula of the class docstring, used only by `step(epoch)`.
+            The closed-form formula of the class docstring, used by `step(epoch)` and when
+            `SequentialLR` hands over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
@@ -2275,11 +2279,12 @@ class CosineAnnealingLR(LRScheduler):
 
         === "中文"
 
-            即类文档中的闭式公式，只在 `step(epoch)` 时使用。
+            即类文档中的闭式公式，用于 `step(epoch)`，以及 `SequentialLR` 在里程碑处交给本调度器时（`_update_lr(0)`）。
 
         === "English"
 
-            The closed-form formula of the class docstring, used only by `step(epoch)`.
+            The closed-form formula of the class docstring, used by `step(epoch)` and when
+            `SequentialLR` hands over to this scheduler at a milestone (`_update_lr(0)`).
 
         Returns:
             One learning rate per param group. / 每个参数组一个学习率。
