@@ -1810,15 +1810,20 @@ def _load_state_dict_with_children(
     === "中文"
 
         与 `_load_state_dict_with_lambdas` 同样的做法：暂时取出 `_schedulers` 项，用其余项更新
-        `__dict__`，再放回去，使调用者的字典内容不变；然后把第 i 个子状态交给现有的第 i 个
-        子调度器的 `load_state_dict`。
+        `__dict__`，再放回去，使调用者的字典顶层内容不变；然后把第 i 个子状态交给现有的第 i 个
+        子调度器的 `load_state_dict`。嵌套的子状态字典却可能被子调度器自己的
+        `load_state_dict` 改动：`CyclicLR` 的会从中弹出 `_scale_fn_custom`，所以含 `CyclicLR`
+        的组合调度器的同一个状态字典不能再加载第二次（`KeyError`，与 torch 相同）。
 
     === "English"
 
         The same approach as `_load_state_dict_with_lambdas`: the `_schedulers` entry is taken
         out for a moment, the other entries update `__dict__`, and it is put back so that the
-        caller's dict keeps its contents; then the i-th child state goes to the
-        `load_state_dict` of the existing i-th child.
+        caller's dict keeps its top-level contents; then the i-th child state goes to the
+        `load_state_dict` of the existing i-th child. The nested child states, though, may be
+        changed by a child's own `load_state_dict`: `CyclicLR`'s pops `_scale_fn_custom` from
+        its dict, so the same state dict of a composite holding a `CyclicLR` cannot be loaded a
+        second time (`KeyError`, as in torch).
 
     Args:
         scheduler: A `SequentialLR` or `ChainedScheduler`. / `SequentialLR` 或 `ChainedScheduler`。

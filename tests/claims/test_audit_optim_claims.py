@@ -546,3 +546,28 @@ def test_zero_grad_modes(optim):
     assert w.grad is grad and w.grad.tolist() == [0.0, 0.0] and not w.grad.requires_grad
     opt.zero_grad()
     assert w.grad is None
+
+
+@proves(
+    "annotated_src/annotated_optim/lr_scheduler.py",
+    "_load_state_dict_with_children",
+    "top level kept, but a CyclicLR child pops _scale_fn_custom: a second load raises KeyError",
+)
+@each_optim()
+def test_composite_with_cyclic_child_cannot_load_twice(optim):
+    def build():
+        opt = sgd(optim)
+        return optim.lr_scheduler.ChainedScheduler(
+            [
+                optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, 2),
+                optim.lr_scheduler.ExponentialLR(opt, 0.9),
+            ]
+        )
+
+    saved = build().state_dict()
+    top_level = set(saved)
+    build().load_state_dict(saved)
+    assert set(saved) == top_level and list(saved)[-1] == "_schedulers"
+    assert "_scale_fn_custom" not in saved["_schedulers"][0]
+    with pytest.raises(KeyError, match="_scale_fn_custom"):
+        build().load_state_dict(saved)
