@@ -3378,12 +3378,25 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
         === "中文"
 
-            `T_cur` 先取 `last_epoch`，基类初始化时的第一步再把它推进到位。
+            `T_cur` 先取 `last_epoch`。基类初始化时的第一步：全新开始（`last_epoch=-1`）时当作
+            跳到 epoch 0，得到 `T_cur = 0`、`T_i = T_0`；以 `last_epoch=k` 恢复时则把 `T_cur`
+            加一，并至多按 `T_i` 取余一次（`T_i` 也只乘一次 `T_mult`）。所以只有周期等长
+            （`T_mult == 1`）或 `k + 1 < 2 * T_0` 时，恢复后才处在第 `k + 1` 个 epoch 的位置；
+            否则 `T_cur` 与 `T_i` 都不对（例如 `T_0=3, T_mult=2, last_epoch=7` 得到
+            `T_cur=2, T_i=6`，而连续训练到第 8 个 epoch 时是 `T_cur=5`），与 torch 相同。
+            这时接着调用 `step(k + 1)` 可由 epoch 直接算出正确的位置。
 
         === "English"
 
-            `T_cur` starts as `last_epoch`; the first step, taken by the base initialization,
-            moves it into place.
+            `T_cur` starts as `last_epoch`. The first step, taken by the base initialization:
+            on a fresh start (`last_epoch=-1`) it is a jump to epoch 0, giving `T_cur = 0` and
+            `T_i = T_0`; when resuming with `last_epoch=k` it adds one to `T_cur` and wraps it
+            around `T_i` at most once (multiplying `T_i` by `T_mult` once at most). So only with
+            equal periods (`T_mult == 1`) or `k + 1 < 2 * T_0` does a resumed scheduler sit at
+            the position of epoch `k + 1`; otherwise `T_cur` and `T_i` are both wrong (e.g.
+            `T_0=3, T_mult=2, last_epoch=7` gives `T_cur=2, T_i=6`, where uninterrupted training
+            has `T_cur=5` at epoch 8), as in torch. Calling `step(k + 1)` next computes the
+            right position from the epoch.
 
         Args:
             optimizer: The optimizer to schedule. / 被调度的优化器。
@@ -3411,9 +3424,11 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             raise ValueError(
                 f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
             )
-        # 中: 第一个周期长 `T_0`；`T_cur` 先取 `last_epoch`，由基类初始化时的第一步推进到位。
-        # EN: The first period lasts `T_0`; `T_cur` starts as `last_epoch`, and the first step,
-        # EN: taken by the base initialization, moves it into place.
+        # 中: 第一个周期长 `T_0`；`T_cur` 先取 `last_epoch`，再由基类初始化时的第一步移动
+        # 中: （恢复时只加一并至多取余一次，见上面的文档）。
+        # EN: The first period lasts `T_0`; `T_cur` starts as `last_epoch` and is then moved by
+        # EN: the first step of the base initialization (when resuming: plus one, wrapped at
+        # EN: most once; see the docstring above).
         self.T_0 = T_0
         self.T_i = T_0
         self.T_mult = T_mult

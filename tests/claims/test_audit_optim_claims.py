@@ -571,3 +571,35 @@ def test_composite_with_cyclic_child_cannot_load_twice(optim):
     assert "_scale_fn_custom" not in saved["_schedulers"][0]
     with pytest.raises(KeyError, match="_scale_fn_custom"):
         build().load_state_dict(saved)
+
+
+def warm_restarts_position(optim, t_mult, last_epoch):
+    """(T_cur, T_i, lr) of a CosineAnnealingWarmRestarts built with `last_epoch`, and the same
+    after `last_epoch + 1` uninterrupted steps."""
+    opt = sgd(optim, lr=1.0)
+    opt.param_groups[0]["initial_lr"] = 1.0
+    resumed = optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        opt, T_0=3, T_mult=t_mult, last_epoch=last_epoch
+    )
+    other = sgd(optim, lr=1.0)
+    straight = optim.lr_scheduler.CosineAnnealingWarmRestarts(other, T_0=3, T_mult=t_mult)
+    for _ in range(last_epoch + 1):
+        other.step()
+        straight.step()
+    return resumed, opt, (straight.T_cur, straight.T_i, lr_of(other))
+
+
+@proves(
+    "annotated_src/annotated_optim/lr_scheduler.py",
+    "CosineAnnealingWarmRestarts.__init__",
+    "resuming lands on epoch k+1 only if T_mult == 1 or k + 1 < 2 * T_0; step(k + 1) fixes it",
+)
+@each_optim()
+def test_warm_restarts_resume_position(optim):
+    for t_mult, k in ((1, 7), (2, 3)):
+        resumed, opt, expected = warm_restarts_position(optim, t_mult, k)
+        assert (resumed.T_cur, resumed.T_i, lr_of(opt)) == expected
+    resumed, opt, expected = warm_restarts_position(optim, 2, 7)
+    assert (resumed.T_cur, resumed.T_i) == (2, 6) and expected[:2] == (5, 6)
+    resumed.step(8)
+    assert (resumed.T_cur, resumed.T_i, lr_of(opt)) == expected
