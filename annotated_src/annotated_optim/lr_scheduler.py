@@ -324,7 +324,7 @@ class LRScheduler:
 
         Args:
             optimizer: The optimizer to schedule. / 要调度的优化器。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # DIFF(torch 2.13): our optimizers are accepted as well as torch's
         # 中: torch 只接受 `torch.optim.Optimizer`；这里也接受本项目的
@@ -938,7 +938,7 @@ class LambdaLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         lr_lambda: Function of the epoch giving a factor, or a list of them, one per param
             group. / 由 epoch 给出乘数的函数，或每个参数组一个的函数列表。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Raises:
         ValueError: A list of `lr_lambda` of the wrong length. / `lr_lambda` 列表长度不对。
@@ -976,7 +976,7 @@ class LambdaLR(LRScheduler):
         Args:
             optimizer: The optimizer to schedule. / 要调度的优化器。
             lr_lambda: A function or a list of them. / 一个函数或函数列表。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # 中: 与 torch 一样先设 `optimizer` 再设 `lr_lambdas`，实例 `__dict__` 的键序因此与 torch
         # 中: 相同（`optimizer`、`lr_lambdas`、`base_lrs`……）；`state_dict()` 去掉 `optimizer`，
@@ -1065,7 +1065,7 @@ class MultiplicativeLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         lr_lambda: Function of the epoch giving a factor, or a list of them, one per param
             group. / 由 epoch 给出乘数的函数，或每个参数组一个的函数列表。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Raises:
         ValueError: A list of `lr_lambda` of the wrong length. / `lr_lambda` 列表长度不对。
@@ -1102,7 +1102,7 @@ class MultiplicativeLR(LRScheduler):
         Args:
             optimizer: The optimizer to schedule. / 要调度的优化器。
             lr_lambda: A function or a list of them. / 一个函数或函数列表。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # 中: 与 `LambdaLR` 相同的展开，另加可调用检查（长度错误先于类型错误报告）。
         # EN: The same spreading as `LambdaLR`, plus a callability check (a wrong length is
@@ -1190,7 +1190,7 @@ class StepLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         step_size: Number of epochs between two decays. / 两次衰减之间的 epoch 数。
         gamma: Factor of each decay. / 每次衰减的乘数。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Examples:
         >>> import torch, annotated_optim as optim
@@ -1222,7 +1222,7 @@ class StepLR(LRScheduler):
             optimizer: The optimizer to schedule. / 要调度的优化器。
             step_size: Epochs between decays. / 两次衰减之间的 epoch 数。
             gamma: Factor of each decay. / 每次衰减的乘数。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         self.step_size = step_size
         self.gamma = gamma
@@ -1292,7 +1292,7 @@ class MultiStepLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         milestones: Epoch indices at which to decay. / 发生衰减的 epoch 序号。
         gamma: Factor of each decay. / 每次衰减的乘数。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Examples:
         >>> import torch, annotated_optim as optim
@@ -1328,7 +1328,7 @@ class MultiStepLR(LRScheduler):
             optimizer: The optimizer to schedule. / 要调度的优化器。
             milestones: Epoch indices at which to decay. / 发生衰减的 epoch 序号。
             gamma: Factor of each decay. / 每次衰减的乘数。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         self.milestones = Counter(milestones)
         self.gamma = gamma
@@ -1405,7 +1405,7 @@ class ConstantLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         factor: Multiplier before `total_iters`, in [0, 1]. / `total_iters` 之前的乘数，在 [0, 1] 内。
         total_iters: Epoch at which the factor is removed. / 撤去乘数的 epoch。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Raises:
         ValueError: `factor` outside [0, 1]. / `factor` 不在 [0, 1] 内。
@@ -1444,7 +1444,7 @@ class ConstantLR(LRScheduler):
             optimizer: The optimizer to schedule. / 要调度的优化器。
             factor: Multiplier in [0, 1]. / [0, 1] 内的乘数。
             total_iters: Epoch at which the factor is removed. / 撤去乘数的 epoch。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         if factor > 1.0 or factor < 0:
             raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
@@ -1523,7 +1523,7 @@ class LinearLR(LRScheduler):
         start_factor: Factor at epoch 0, in (0, 1]. / epoch 0 的乘数，在 (0, 1] 内。
         end_factor: Factor from `total_iters` on, in [0, 1]. / 从 `total_iters` 起的乘数，在 [0, 1] 内。
         total_iters: Number of epochs of the ramp. / 线性变化持续的 epoch 数。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Raises:
         ValueError: A factor out of its range. / 乘数超出范围。
@@ -1564,7 +1564,7 @@ class LinearLR(LRScheduler):
             start_factor: Factor at epoch 0. / epoch 0 的乘数。
             end_factor: Factor at the end. / 结束时的乘数。
             total_iters: Number of epochs of the ramp. / 线性变化持续的 epoch 数。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # 中: `start_factor` 不能为 0：否则链式形式在 epoch 1 的分母 `total_iters * start_factor`
         # 中: 为 0；`end_factor` 可以为 0。
@@ -1660,7 +1660,7 @@ class ExponentialLR(LRScheduler):
     Args:
         optimizer: The optimizer to schedule. / 要调度的优化器。
         gamma: Factor of each step. / 每步的乘数。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Examples:
         >>> import torch, annotated_optim as optim
@@ -1686,7 +1686,7 @@ class ExponentialLR(LRScheduler):
         Args:
             optimizer: The optimizer to schedule. / 要调度的优化器。
             gamma: Factor of each step. / 每步的乘数。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -1884,7 +1884,7 @@ class SequentialLR(LRScheduler):
         optimizer: The optimizer shared by all children. / 所有子调度器共用的优化器。
         schedulers: The children, in order of use. / 按使用顺序排列的子调度器。
         milestones: Epochs at which the next child takes over. / 下一个子调度器接手的 epoch。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Raises:
         ValueError: No scheduler, a bad child, or a wrong number of milestones. /
@@ -1927,7 +1927,7 @@ class SequentialLR(LRScheduler):
             optimizer: The shared optimizer. / 共用的优化器。
             schedulers: The children. / 子调度器。
             milestones: Hand-over epochs. / 交接的 epoch。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # 中: 第 1 步。错误信息用 `type(self).__name__`，子类名会出现在信息里。
         # EN: Step 1. The messages use `type(self).__name__`, so a subclass's name shows.
@@ -2061,7 +2061,7 @@ class PolynomialLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         total_iters: Number of epochs of the decay. / 衰减持续的 epoch 数。
         power: Power of the polynomial. / 多项式的幂次。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Examples:
         >>> import torch, annotated_optim as optim
@@ -2097,7 +2097,7 @@ class PolynomialLR(LRScheduler):
             optimizer: The optimizer to schedule. / 要调度的优化器。
             total_iters: Number of epochs of the decay. / 衰减持续的 epoch 数。
             power: Power of the polynomial. / 多项式的幂次。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         self.total_iters = total_iters
         self.power = power
@@ -2182,7 +2182,7 @@ class CosineAnnealingLR(LRScheduler):
         optimizer: The optimizer to schedule. / 要调度的优化器。
         T_max: Epochs from `base_lr` down to `eta_min`. / 从 `base_lr` 降到 `eta_min` 的 epoch 数。
         eta_min: The minimum learning rate. / 最小学习率。
-        last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+        last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
 
     Examples:
         >>> import torch, annotated_optim as optim
@@ -2218,7 +2218,7 @@ class CosineAnnealingLR(LRScheduler):
             optimizer: The optimizer to schedule. / 要调度的优化器。
             T_max: Number of epochs of the descent. / 下降段的 epoch 数。
             eta_min: The minimum learning rate. / 最小学习率。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         self.T_max = T_max
         self.eta_min = eta_min

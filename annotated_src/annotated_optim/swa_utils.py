@@ -884,7 +884,7 @@ class SWALR(LRScheduler):
             swa_lr: Target learning rate(s). / 目标学习率。
             anneal_epochs: Length of the annealing phase. / 退火阶段的步数。
             anneal_strategy: `"cos"` or `"linear"`. / `"cos"` 或 `"linear"`。
-            last_epoch: `-1`, or the epoch to resume at. / `-1`，或要恢复到的 epoch。
+            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
         # 中: `_format_param` 检查列表长度、把单个值展开，并复制张量值。
         # EN: `_format_param` checks a list's length, spreads a single value and clones tensors.
