@@ -700,7 +700,9 @@ def _fused_sgd(
 
         内核一次完成整步（权重衰减、动量、更新），还能处理 GradScaler 的反缩放：
         `found_inf` 非零时整步跳过。第一步的缓冲先用 `empty_like` 分配，由内核在
-        `is_first_step=True` 时写入梯度；“第一步”指**所有**缓冲都还不存在。`grad_scale` 与
+        `is_first_step=True` 时写入梯度；“第一步”指**所有**缓冲都还不存在。所以若组里某个参数
+        到后来的某一步才第一次有梯度（它的缓冲仍是 `None`，别的参数已有缓冲），内核收到
+        `None` 而引发 `TypeError`（与 torch 相同）。`grad_scale` 与
         `found_inf` 按设备各移过去一份（已在该设备上就不复制），同一设备上的各组共用第一次
         得到的那份。
 
@@ -709,7 +711,9 @@ def _fused_sgd(
         The kernel does the whole step (weight decay, momentum, update) and also handles
         GradScaler's unscaling: a nonzero `found_inf` skips the step. First-step buffers are
         allocated with `empty_like` and filled with the gradient by the kernel when
-        `is_first_step=True`; "first step" means **no** buffer exists yet. `grad_scale` and
+        `is_first_step=True`; "first step" means **no** buffer exists yet. So a parameter that
+        gets its first gradient at a later step (its buffer still `None` while the others have
+        theirs) hands the kernel a `None`, which raises `TypeError` (as in torch). `grad_scale` and
         `found_inf` are moved to each device (no copy where they already are); all groups on
         one device share the first one obtained.
 

@@ -603,3 +603,27 @@ def test_warm_restarts_resume_position(optim):
     assert (resumed.T_cur, resumed.T_i) == (2, 6) and expected[:2] == (5, 6)
     resumed.step(8)
     assert (resumed.T_cur, resumed.T_i, lr_of(opt)) == expected
+
+
+@proves(
+    "annotated_src/annotated_optim/sgd.py",
+    "_fused_sgd",
+    "a parameter whose first gradient comes after the first step makes the fused kernel raise",
+)
+@each_optim()
+def test_fused_sgd_late_first_gradient_raises(optim):
+    early, late = torch.zeros(2, requires_grad=True), torch.zeros(2, requires_grad=True)
+    opt = optim.SGD([early, late], lr=0.1, momentum=0.9, fused=True)
+    early.grad = torch.ones(2)
+    opt.step()
+    assert list(opt.state[early]) == ["momentum_buffer"] and late not in opt.state
+    late.grad = torch.ones(2)
+    with pytest.raises(TypeError, match="NoneType"):
+        opt.step()
+    # the single-tensor implementation simply starts the late buffer
+    single = optim.SGD([early, late], lr=0.1, momentum=0.9, foreach=False)
+    late.grad = None
+    single.step()
+    late.grad = torch.ones(2)
+    single.step()
+    assert single.state[late]["momentum_buffer"].tolist() == [1.0, 1.0]
