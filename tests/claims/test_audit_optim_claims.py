@@ -627,3 +627,34 @@ def test_fused_sgd_late_first_gradient_raises(optim):
     late.grad = torch.ones(2)
     single.step()
     assert single.state[late]["momentum_buffer"].tolist() == [1.0, 1.0]
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "Optimizer.state_dict",
+    "the state tensors are not copied: a later step changes the dict already taken",
+)
+@each_optim()
+def test_state_dict_holds_the_live_state_tensors(optim):
+    w = torch.zeros(2, requires_grad=True)
+    opt = optim.SGD([w], lr=0.1, momentum=0.9)
+    w.grad = torch.ones(2)
+    opt.step()
+    saved = opt.state_dict()
+    assert saved["state"][0]["momentum_buffer"] is opt.state[w]["momentum_buffer"]
+    assert saved["param_groups"][0] is not opt.param_groups[0]
+    opt.step()
+    assert saved["state"][0]["momentum_buffer"].tolist() == pytest.approx([1.9, 1.9])
+
+
+@proves(
+    "annotated_src/annotated_optim/lr_scheduler.py",
+    "LRScheduler.state_dict",
+    "a new dict whose values are not copied",
+)
+@each_optim()
+def test_scheduler_state_dict_values_not_copied(optim):
+    sched = optim.lr_scheduler.StepLR(sgd(optim), step_size=1)
+    saved = sched.state_dict()
+    assert saved is not sched.__dict__ and "optimizer" not in saved
+    assert saved["base_lrs"] is sched.base_lrs and saved["_last_lr"] is sched._last_lr
