@@ -5,6 +5,7 @@ libraries."""
 from __future__ import annotations
 
 import copy
+import math
 import warnings
 
 import pytest
@@ -658,3 +659,19 @@ def test_scheduler_state_dict_values_not_copied(optim):
     saved = sched.state_dict()
     assert saved is not sched.__dict__ and "optimizer" not in saved
     assert saved["base_lrs"] is sched.base_lrs and saved["_last_lr"] is sched._last_lr
+
+
+@proves(
+    "annotated_src/annotated_optim/swa_utils.py",
+    "SWALR",
+    "the state_dict holds _anneal_strategy, not anneal_func; loading picks the function again",
+)
+@each_optim()
+def test_swalr_state_dict_restores_the_strategy(optim):
+    saved = optim.swa_utils.SWALR(sgd(optim), swa_lr=0.05, anneal_strategy="cos").state_dict()
+    assert "anneal_func" not in saved and "optimizer" not in saved
+    assert saved["_anneal_strategy"] == "cos"
+    other = optim.swa_utils.SWALR(sgd(optim), swa_lr=0.05, anneal_strategy="linear")
+    other.load_state_dict(saved)
+    assert other._anneal_strategy == "cos" and other.anneal_func(0.5) == pytest.approx(0.5)
+    assert other.anneal_func(0.25) == pytest.approx((1 - math.cos(math.pi * 0.25)) / 2)
