@@ -3390,8 +3390,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
             `T_cur` starts as `last_epoch`. The first step, taken by the base initialization:
             on a fresh start (`last_epoch=-1`) it is a jump to epoch 0, giving `T_cur = 0` and
-            `T_i = T_0`; when resuming with `last_epoch=k` it adds one to `T_cur` and wraps it
-            around `T_i` at most once (multiplying `T_i` by `T_mult` once at most). So only with
+            `T_i = T_0`; when resuming with `last_epoch=k` it adds one to `T_cur` and, if that
+            reaches `T_i`, takes it modulo `T_i` and multiplies `T_i` by `T_mult`, once. So only with
             equal periods (`T_mult == 1`) or `k + 1 < 2 * T_0` does a resumed scheduler sit at
             the position of epoch `k + 1`; otherwise `T_cur` and `T_i` are both wrong (e.g.
             `T_0=3, T_mult=2, last_epoch=7` gives `T_cur=2, T_i=6`, where uninterrupted training
@@ -3427,8 +3427,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         # 中: 第一个周期长 `T_0`；`T_cur` 先取 `last_epoch`，再由基类初始化时的第一步移动
         # 中: （恢复时只加一并至多取余一次，见上面的文档）。
         # EN: The first period lasts `T_0`; `T_cur` starts as `last_epoch` and is then moved by
-        # EN: the first step of the base initialization (when resuming: plus one, wrapped at
-        # EN: most once; see the docstring above).
+        # EN: the first step of the base initialization (when resuming: plus one, and one
+        # EN: modulo `T_i` at most; see the docstring above).
         self.T_0 = T_0
         self.T_i = T_0
         self.T_mult = T_mult
