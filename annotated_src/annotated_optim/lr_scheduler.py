@@ -3425,7 +3425,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
             )
         # 中: 第一个周期长 `T_0`；`T_cur` 先取 `last_epoch`，再由基类初始化时的第一步移动
-        # 中: （恢复时只加一并至多取余一次，见上面的文档）。
+        # 中: （恢复时只加一，并至多按 `T_i` 取余一次，见上面的文档）。
         # EN: The first period lasts `T_0`; `T_cur` starts as `last_epoch` and is then moved by
         # EN: the first step of the base initialization (when resuming: plus one, and one
         # EN: modulo `T_i` at most; see the docstring above).
