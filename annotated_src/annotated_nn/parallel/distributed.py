@@ -702,8 +702,8 @@ class _DDPSink(Function):
         - 静态图的第一轮：向自动求导引擎排队一个回调 `reducer._delay_all_reduce`，它在整个
           反向传播结束时运行，那时才知道哪些参数真的被用到，再一次性做 all-reduce。
         - `find_unused_parameters=True`：`set_materialize_grads(False)` 让没有参与损失的输出
-          收到的梯度保持 None（而不是被填成全零），Reducer 据此把对应的参数标记为未使用，
-          不去改动它们的 `.grad`。
+          收到的梯度保持 None（而不是被填成全零），Reducer 据此把对应的参数记为本进程未使用；
+          只有在每个进程上都未使用时，它们的 `.grad` 才不被改动，否则同样得到平均后的梯度。
 
         默认 clone 输出，是为了让用户对损失做就地（in-place）修改时不触发"视图被就地修改"的报错；
         `_set_ddp_sink_clone(False)` 可以关掉以省内存。
@@ -719,7 +719,9 @@ class _DDPSink(Function):
           known which parameters were really used, and all-reduces them at once.
         - `find_unused_parameters=True`: `set_materialize_grads(False)` keeps the gradient of an
           output that took no part in the loss None (instead of filling it with zeros), and the
-          Reducer then marks the corresponding parameters unused and leaves their `.grad` alone.
+          Reducer then counts the corresponding parameters as unused in this process; their
+          `.grad` is left alone only if they are unused in every process, otherwise it gets the
+          averaged gradient as usual.
 
         Outputs are cloned by default so that an in-place change of the loss by the user does
         not raise the "view modified in-place" error; `_set_ddp_sink_clone(False)` turns it off

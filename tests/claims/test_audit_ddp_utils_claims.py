@@ -1,0 +1,191 @@
+"""Claims corrected or checked by the audit of parallel/distributed.py, utils/ and the DDP and
+reparametrization chapters (issue 21, item 3).
+
+Each test runs on torch.nn and on annotated_nn. Claims about what several processes see use two
+gloo workers spawned once for the module (fixture `two_ranks`, as in test_ddp_claims.py): each
+worker runs every scenario for both namespaces in the same order and saves what it saw.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+import warnings
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from claim import NAMESPACES, each_nn, proves
+
+from helpers import free_port
+
+WORLD_SIZE = 2
+
+needs_gloo = pytest.mark.skipif(
+    not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Two processes: what each worker records, per namespace
+# ---------------------------------------------------------------------------------------------
+
+
+def _three_linears(nn):
+    """`a` always used, `b` used when asked, `c` never: the unused-parameter scenarios."""
+
+    class Three(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b, self.c = nn.Linear(2, 1), nn.Linear(2, 1), nn.Linear(2, 1)
+
+        def forward(self, x, use_b):
+            y = self.a(x)
+            return y + self.b(x) if use_b else y
+
+    torch.manual_seed(0)
+    return Three()
+
+
+def _two_outputs(nn):
+    """A module returning two outputs, one from each of two layers."""
+
+    class TwoOutputs(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Linear(2, 1), nn.Linear(2, 1)
+
+        def forward(self, x):
+            return self.a(x), self.b(x)
+
+    torch.manual_seed(0)
+    return TwoOutputs()
+
+
+def _scenarios(rank, nn):
+    DDP = nn.parallel.DistributedDataParallel
+    out = {}
+    x = torch.full((1, 2), float(rank + 1))
+
+    # find_unused_parameters: rank 1 uses `b`, rank 0 does not; nobody uses `c`.
+    ddp = DDP(_three_linears(nn), find_unused_parameters=True)
+    ddp(x, use_b=rank == 1).sum().backward()
+    out["b_grad"] = ddp.module.b.weight.grad.clone()
+    out["c_grad"] = ddp.module.c.weight.grad
+    twin = _three_linears(nn)
+    twin(x, use_b=True).sum().backward()
+    out["b_local"] = twin.b.weight.grad.clone()
+    # A second iteration in which no rank uses `b`: its (stale) .grad stays as it was.
+    ddp(x, use_b=False).sum().backward()
+    out["b_grad_after_unused_everywhere"] = ddp.module.b.weight.grad.clone()
+
+    # _DDPSink: an output left out of the loss on rank 0 only, then on both ranks (fresh .grad).
+    ddp = DDP(_two_outputs(nn), find_unused_parameters=True)
+    first, second = ddp(x)
+    (first.sum() + (second.sum() if rank == 1 else 0)).backward()
+    out["sink_b_grad"] = ddp.module.b.weight.grad.clone()
+    ddp.zero_grad(set_to_none=True)
+    first, second = ddp(x)
+    first.sum().backward()
+    out["sink_b_grad_unused_everywhere"] = ddp.module.b.weight.grad
+
+    # The Reducer's hook sits on the gradient accumulator: a tensor hook (which runs before the
+    # accumulation) changes what is averaged; a post-accumulate-grad hook still sees the local
+    # gradient, averaged only when the backward pass ends.
+    torch.manual_seed(0)
+    ddp = DDP(nn.Linear(2, 1))
+    ddp.module.weight.register_hook(lambda grad: grad * 10)
+    seen = []
+    ddp.module.weight.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.clone()))
+    ddp(x).sum().backward()
+    out["weight_grad_in_post_accumulate_hook"] = seen[0]
+    out["hooked_weight_grad"] = ddp.module.weight.grad.clone()
+    return out
+
+
+def _worker(rank, port, out_dir):
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=WORLD_SIZE)
+    results = {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name, nn in NAMESPACES.items():
+                results[name] = _scenarios(rank, nn)
+    except Exception:  # noqa: BLE001 - reported by the main process
+        results["worker error"] = traceback.format_exc()
+    finally:
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        dist.destroy_process_group()
+
+
+@pytest.fixture(scope="module")
+def two_ranks(tmp_path_factory):
+    """Per rank, {namespace name: records}; spawned once for the module."""
+    out_dir = tmp_path_factory.mktemp("audit_ddp_claims")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    mp.spawn(_worker, args=(free_port(), str(out_dir)), nprocs=WORLD_SIZE, join=True)
+    results = [
+        torch.load(out_dir / f"rank{rank}.pt", weights_only=False) for rank in range(WORLD_SIZE)
+    ]
+    for rank, result in enumerate(results):
+        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
+    return results
+
+
+def _records(two_ranks, nn):
+    name = next(key for key, value in NAMESPACES.items() if value is nn)
+    return [result[name] for result in two_ranks]
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/iteration.md",
+    "find-unused",
+    "with find_unused_parameters=True only a parameter unused on every process keeps its .grad; "
+    "one that this process skipped but another used gets the averaged gradient",
+)
+@each_nn()
+def test_unused_on_one_rank_gets_the_average(nn, two_ranks):
+    ranks = _records(two_ranks, nn)
+    average = ranks[1]["b_local"] / WORLD_SIZE  # rank 0 contributes zeros
+    for record in ranks:
+        torch.testing.assert_close(record["b_grad"], average)
+        assert record["c_grad"] is None
+        torch.testing.assert_close(record["b_grad_after_unused_everywhere"], average)
+
+
+@needs_gloo
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "_DDPSink",
+    "an output left out of the loss keeps its parameters' .grad untouched only when every process "
+    "leaves it out; otherwise they get the averaged gradient",
+)
+@each_nn()
+def test_sink_output_unused_on_one_rank(nn, two_ranks):
+    ranks = _records(two_ranks, nn)
+    torch.testing.assert_close(ranks[0]["sink_b_grad"], ranks[1]["sink_b_grad"])
+    assert torch.count_nonzero(ranks[0]["sink_b_grad"]) > 0
+    assert [record["sink_b_grad_unused_everywhere"] for record in ranks] == [None, None]
+
+
+@needs_gloo
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "module docstring",
+    "the Reducer's hook sits on each parameter's gradient accumulator: a tensor hook's change is "
+    "averaged, a post-accumulate-grad hook sees the local gradient before the average",
+)
+@each_nn()
+def test_reducer_hook_is_on_the_gradient_accumulator(nn, two_ranks):
+    ranks = _records(two_ranks, nn)
+    # d(sum(w x + b))/dw = x, x = rank + 1 in both features; the tensor hook multiplies by 10:
+    # locally 10 and 20, averaged 15.
+    for rank, record in enumerate(ranks):
+        local = torch.full((1, 2), 10.0 * (rank + 1))
+        assert torch.equal(record["weight_grad_in_post_accumulate_hook"], local)
+        torch.testing.assert_close(record["hooked_weight_grad"], torch.full((1, 2), 15.0))
