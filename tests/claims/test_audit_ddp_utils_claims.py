@@ -189,3 +189,58 @@ def test_reducer_hook_is_on_the_gradient_accumulator(nn, two_ranks):
         local = torch.full((1, 2), 10.0 * (rank + 1))
         assert torch.equal(record["weight_grad_in_post_accumulate_hook"], local)
         torch.testing.assert_close(record["hooked_weight_grad"], torch.full((1, 2), 15.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# utils/stateless.py
+# ---------------------------------------------------------------------------------------------
+
+
+def _functional_call(nn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return nn.utils.stateless.functional_call(*args, **kwargs)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "functional_call",
+    "the originals are restored, except when two keys reach one slot (one submodule under two "
+    "paths): given both keys, even with tie_weights=False, the swapped-in tensor stays",
+)
+@each_nn()
+def test_functional_call_restores_except_two_keys_one_slot(nn):
+    x = torch.ones(1, 2)
+    shared = nn.Linear(2, 2)
+    weight = shared.weight
+    _functional_call(
+        nn, nn.Sequential(shared, shared), {"0.weight": torch.zeros(2, 2)}, x, tie_weights=False
+    )
+    assert shared.weight is weight  # one key: restored
+    borrowed = torch.zeros(2, 2)
+    keys = {"0.weight": borrowed, "1.weight": borrowed}
+    _functional_call(nn, nn.Sequential(shared, shared), keys, x, tie_weights=False)
+    assert shared.weight is borrowed  # two keys, one slot: left behind
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "_reparametrize_module",
+    "a buffer reassigned in forward comes back in the user's dict; the module keeps its own",
+)
+@each_nn()
+def test_functional_call_writes_reassigned_buffer_back(nn):
+    class Counter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("count", torch.zeros(1))
+
+        def forward(self, x):
+            self.count = self.count + 1
+            return x
+
+    module = Counter()
+    given = {"count": torch.zeros(1)}
+    _functional_call(nn, module, given, torch.ones(1))
+    assert torch.equal(given["count"], torch.ones(1))
+    assert torch.equal(module.count, torch.zeros(1))
