@@ -244,3 +244,93 @@ def test_functional_call_writes_reassigned_buffer_back(nn):
     _functional_call(nn, module, given, torch.ones(1))
     assert torch.equal(given["count"], torch.ones(1))
     assert torch.equal(module.count, torch.zeros(1))
+
+
+# ---------------------------------------------------------------------------------------------
+# utils/clip_grad.py, utils/convert_parameters.py
+# ---------------------------------------------------------------------------------------------
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/clip_grad.py",
+    "clip_grad_norm_",
+    "returns the norm before clipping; an empty generator warns, an empty list does not; a total "
+    "norm equal to max_norm still shrinks the gradients slightly",
+)
+@each_nn()
+def test_clip_grad_norm_edges(nn):
+    clip = nn.utils.clip_grad_norm_
+    p = torch.zeros(2, requires_grad=True)
+    p.grad = torch.tensor([3.0, 4.0])
+    assert torch.equal(clip([p], max_norm=5.0), torch.tensor(5.0))
+    assert (p.grad < torch.tensor([3.0, 4.0])).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(clip([], 1.0), torch.tensor(0.0))
+    with pytest.warns(UserWarning, match="empty generator"):
+        clip((q for q in []), 1.0)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/clip_grad.py",
+    "clip_grad_value_",
+    "elements are clamped in place and None is returned; no gradient at all raises RuntimeError",
+)
+@each_nn()
+def test_clip_grad_value_edges(nn):
+    p = torch.zeros(3, requires_grad=True)
+    p.grad = torch.tensor([-2.0, 0.5, 3.0])
+    assert nn.utils.clip_grad_value_(p, 1.0) is None
+    assert torch.equal(p.grad, torch.tensor([-1.0, 0.5, 1.0]))
+    with pytest.raises(RuntimeError):
+        nn.utils.clip_grad_value_([torch.zeros(2, requires_grad=True)], 1.0)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/convert_parameters.py",
+    "vector_to_parameters",
+    "the parameters then share storage with vec and stay the same objects; a short vec raises "
+    "RuntimeError; parameters_to_vector of nothing raises ValueError",
+)
+@each_nn()
+def test_vector_to_parameters_shares_storage(nn):
+    lin = nn.Linear(2, 1)
+    weight = lin.weight
+    vec = torch.zeros(3)
+    nn.utils.vector_to_parameters(vec, lin.parameters())
+    vec[0] = 7.0
+    assert lin.weight is weight and lin.weight[0, 0].item() == 7.0
+    with pytest.raises(RuntimeError):
+        nn.utils.vector_to_parameters(torch.zeros(2), nn.Linear(2, 1).parameters())
+    with pytest.raises(ValueError):
+        nn.utils.parameters_to_vector([])
+
+
+# ---------------------------------------------------------------------------------------------
+# First-generation reparametrizations: the plain attribute carries a graph
+# ---------------------------------------------------------------------------------------------
+
+
+@proves(
+    "docs/chapters/reparam/prune.md",
+    "Pruning",
+    "a freshly pruned (or first-generation weight-normed) module cannot be deep-copied until a "
+    "forward pass under torch.no_grad()",
+)
+@each_nn()
+def test_fresh_hook_reparametrization_blocks_deepcopy(nn):
+    import copy
+    import importlib
+
+    prune = importlib.import_module(nn.__name__ + ".utils.prune")  # not imported by nn.utils
+    pruned = nn.Linear(4, 2)
+    prune.l1_unstructured(pruned, "weight", amount=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        normed = nn.utils.weight_norm(nn.Linear(4, 2))
+    for module in (pruned, normed):
+        with pytest.raises(RuntimeError, match="graph leaves"):
+            copy.deepcopy(module)
+        with torch.no_grad():
+            module(torch.ones(1, 4))
+        copy.deepcopy(module)
