@@ -415,14 +415,18 @@ def _setup_mixed_precision_params(mixed_precision_config, root_module):
     === "中文"
 
         `_mp_param` 是 `param_dtype` 类型、形状相同的张量，建好后立刻释放存储（大小为 0），
-        每次前向传播前才分配并拷入数值；`_fp_param` 记住全精度的 `param.data`，
-        反向传播后换回。
+        每次前向传播前才分配并拷入数值；`_fp_param` 记住全精度的 `param.data`。换回发生在
+        反向传播之中：混合精度的通信钩子在参数所在的桶归约完成后就把它换回全精度（不需要梯度的
+        参数没有钩子，在反向传播结束时换回）。
 
     === "English"
 
         `_mp_param` is a same-shaped tensor of `param_dtype` whose storage is freed right away
         (size 0); it is allocated and filled before each forward pass. `_fp_param` remembers the
-        full-precision `param.data`, swapped back after the backward pass.
+        full-precision `param.data`. It is swapped back during the backward pass: the
+        mixed-precision comm hook restores it as soon as the parameter's bucket is reduced
+        (parameters that need no gradient have no hook and are restored when the backward pass
+        ends).
 
     Args:
         mixed_precision_config: The `_MixedPrecision` settings. / `_MixedPrecision` 混合精度设置。
@@ -444,9 +448,9 @@ def _setup_mixed_precision_params(mixed_precision_config, root_module):
                 dtype=mixed_precision_config.param_dtype,
                 requires_grad=param.requires_grad,
             )
-            # 中: `_fp_param` 指向全精度数据，前向与反向之后换回它。
-            # EN: `_fp_param` points at the full-precision data, swapped back after forward and
-            # EN: backward.
+            # 中: `_fp_param` 指向全精度数据，反向传播中桶归约完成后换回它。
+            # EN: `_fp_param` points at the full-precision data, swapped back in the backward
+            # EN: pass once the bucket is reduced.
             _free_storage(param._mp_param)
             param._fp_param = param.data
 
