@@ -334,3 +334,37 @@ def test_fresh_hook_reparametrization_blocks_deepcopy(nn):
         with torch.no_grad():
             module(torch.ones(1, 4))
         copy.deepcopy(module)
+
+
+# ---------------------------------------------------------------------------------------------
+# utils/rnn.py
+# ---------------------------------------------------------------------------------------------
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/rnn.py",
+    "unpad_sequence",
+    "with batch_first=False the caller's padded tensor is transposed in place (B x T afterwards); "
+    "the pieces are new tensors",
+)
+@each_nn()
+def test_unpad_sequence_transposes_the_input_in_place(nn):
+    padded = torch.tensor([[1, 3], [2, 0]])  # T x B
+    pieces = nn.utils.rnn.unpad_sequence(padded, torch.tensor([2, 1]))
+    assert [p.tolist() for p in pieces] == [[1, 2], [3]]
+    assert padded.tolist() == [[1, 2], [3, 0]]  # now B x T
+    pieces[0][0] = 9
+    assert padded[0, 0].item() == 1
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/rnn.py",
+    "PackedSequence",
+    "sorted_indices is None when packing did not sort (enforce_sorted=True); to(copy=True) raises",
+)
+@each_nn()
+def test_packed_sequence_indices_and_copy(nn):
+    packed = nn.utils.rnn.pack_sequence([torch.ones(2), torch.ones(1)])
+    assert packed.sorted_indices is None and packed.unsorted_indices is None
+    with pytest.raises(RuntimeError, match="does not accept copy"):
+        packed.to(torch.float32, copy=True)
