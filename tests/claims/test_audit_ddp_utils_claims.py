@@ -368,3 +368,33 @@ def test_packed_sequence_indices_and_copy(nn):
     assert packed.sorted_indices is None and packed.unsorted_indices is None
     with pytest.raises(RuntimeError, match="does not accept copy"):
         packed.to(torch.float32, copy=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# utils/parametrize.py
+# ---------------------------------------------------------------------------------------------
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "_register_parameter_or_buffer",
+    "a non-persistent buffer becomes persistent once parametrized, and stays so after removal",
+)
+@each_nn()
+def test_parametrized_buffer_becomes_persistent(nn):
+    import importlib
+
+    parametrize = importlib.import_module(nn.__name__ + ".utils.parametrize")
+
+    class Double(nn.Module):
+        def forward(self, X):
+            return 2 * X
+
+    module = nn.Module()
+    module.register_buffer("b", torch.ones(2), persistent=False)
+    assert list(module.state_dict()) == []
+    parametrize.register_parametrization(module, "b", Double())
+    assert list(module.state_dict()) == ["parametrizations.b.original"]
+    parametrize.remove_parametrizations(module, "b")
+    assert list(module.state_dict()) == ["b"]
+    assert torch.equal(module.b, torch.full((2,), 2.0))
