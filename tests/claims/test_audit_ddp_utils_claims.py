@@ -398,3 +398,55 @@ def test_parametrized_buffer_becomes_persistent(nn):
     parametrize.remove_parametrizations(module, "b")
     assert list(module.state_dict()) == ["b"]
     assert torch.equal(module.b, torch.full((2,), 2.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# One process: parallel/distributed.py
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def process_group(tmp_path):
+    """A single-process gloo group on a file store, destroyed afterwards."""
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+    dist.init_process_group(
+        "gloo", store=dist.FileStore(str(tmp_path / "store"), 1), rank=0, world_size=1
+    )
+    yield
+    dist.destroy_process_group()
+
+
+@needs_gloo
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "DistributedDataParallel._build_debug_param_to_name_mapping",
+    "with TORCH_DISTRIBUTED_DEBUG at INFO the Reducer's error names the parameters that got no "
+    "gradient; otherwise it gives their indices only",
+)
+@each_nn()
+def test_debug_level_names_unused_parameters(nn, process_group):
+    class Branchy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.used, self.unused = nn.Linear(4, 2), nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.used(x)
+
+    def error_lines(level):
+        dist.set_debug_level(level)
+        try:
+            ddp = nn.parallel.DistributedDataParallel(Branchy())
+            ddp(torch.ones(1, 4)).sum().backward()
+            with pytest.raises(RuntimeError) as caught:
+                ddp(torch.ones(1, 4))
+        finally:
+            dist.set_debug_level(dist.DebugLevel.OFF)
+        return [line for line in str(caught.value).splitlines() if "receive grad" in line]
+
+    off = error_lines(dist.DebugLevel.OFF)
+    assert "Parameter indices which did not receive grad for rank 0: 2 3" in off
+    assert not any("unused.weight" in line for line in off)
+    info = error_lines(dist.DebugLevel.INFO)
+    assert "Parameters which did not receive grad for rank 0: unused.bias, unused.weight" in info
