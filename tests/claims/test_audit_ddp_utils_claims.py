@@ -450,3 +450,38 @@ def test_debug_level_names_unused_parameters(nn, process_group):
     assert not any("unused.weight" in line for line in off)
     info = error_lines(dist.DebugLevel.INFO)
     assert "Parameters which did not receive grad for rank 0: unused.bias, unused.weight" in info
+
+
+# ---------------------------------------------------------------------------------------------
+# utils/parametrizations.py
+# ---------------------------------------------------------------------------------------------
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrizations.py",
+    "_SpectralNorm",
+    "in training mode every read of weight advances _u and _v; in evaluation mode reads leave "
+    "them alone",
+)
+@each_nn()
+def test_spectral_norm_reads_iterate_in_training_only(nn):
+    import importlib
+
+    parametrizations = importlib.import_module(nn.__name__ + ".utils.parametrizations")
+    torch.manual_seed(0)
+    module = parametrizations.spectral_norm(nn.Linear(4, 3))
+    estimate = module.parametrizations.weight[0]
+    # Start from vectors far from converged, so that one step must move them on any CPU (after
+    # registration's 16 steps they may already be a fixed point to the last bit). A step computes
+    # `_u` from `_v` first, then `_v` from the new `_u`.
+    normalize = torch.nn.functional.normalize
+    with torch.no_grad():
+        estimate._u.copy_(normalize(torch.tensor([1.0, -1.0, 0.5]), dim=0))
+        estimate._v.copy_(normalize(torch.tensor([1.0, -1.0, 0.5, 2.0]), dim=0))
+    before = (estimate._u.clone(), estimate._v.clone())
+    module.weight
+    assert not torch.equal(estimate._u, before[0]) and not torch.equal(estimate._v, before[1])
+    module.eval()
+    before = (estimate._u.clone(), estimate._v.clone())
+    module.weight
+    assert torch.equal(estimate._u, before[0]) and torch.equal(estimate._v, before[1])
