@@ -101,6 +101,21 @@ def _scenarios(rank, nn):
     ddp(x).sum().backward()
     out["weight_grad_in_post_accumulate_hook"] = seen[0]
     out["hooked_weight_grad"] = ddp.module.weight.grad.clone()
+
+    # Buffers after no_sync(): the first forward outside the context does not broadcast them.
+    torch.manual_seed(0)
+    ddp = DDP(nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)))
+    ddp.eval()  # BatchNorm leaves its running statistics alone; only the broadcast changes them
+    running_mean = ddp.module[1].running_mean
+    seen = {}
+    with ddp.no_sync():
+        ddp(torch.ones(2, 3))
+    running_mean.fill_(rank + 1.0)
+    ddp(torch.ones(2, 3))  # first forward after no_sync(): no broadcast
+    seen["first_after"] = running_mean.clone()
+    ddp(torch.ones(2, 3))  # the next one broadcasts rank 0's buffers again
+    seen["second_after"] = running_mean.clone()
+    out["buffers_after_no_sync"] = seen
     return out
 
 
@@ -189,6 +204,22 @@ def test_reducer_hook_is_on_the_gradient_accumulator(nn, two_ranks):
         local = torch.full((1, 2), 10.0 * (rank + 1))
         assert torch.equal(record["weight_grad_in_post_accumulate_hook"], local)
         torch.testing.assert_close(record["hooked_weight_grad"], torch.full((1, 2), 15.0))
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/iteration.md",
+    "no-sync",
+    "the first forward pass after leaving no_sync() does not broadcast the buffers; the next one "
+    "does",
+)
+@each_nn()
+def test_first_forward_after_no_sync_skips_buffer_broadcast(nn, two_ranks):
+    ranks = _records(two_ranks, nn)
+    for rank, record in enumerate(ranks):
+        seen = record["buffers_after_no_sync"]
+        assert torch.equal(seen["first_after"], torch.full((3,), rank + 1.0))
+        assert torch.equal(seen["second_after"], torch.full((3,), 1.0))
 
 
 # ---------------------------------------------------------------------------------------------
