@@ -5,8 +5,8 @@ r"""Call a module with borrowed parameters and buffers: `functional_call`. / 用
     对应 `torch.nn.utils.stateless`（以及它的继任者 `torch.func.functional_call`）。
     `functional_call(module, {name: tensor}, args)` 在调用期间把模块里同名的
     参数（parameter）和缓冲区（buffer）临时换成给定的张量，调用结束（哪怕 `forward` 抛出异常）
-    再换回原来的对象（一个例外见 `functional_call`）。模块对象本身不被复制，所以这比 `copy.deepcopy` 便宜得多；
-    `torch.func.grad`、`vmap`、元学习（meta-learning）都靠它把"模型"变成"参数的纯函数"。
+    再换回原来的对象（一个例外见 `functional_call`）。模块对象本身不被复制，所以这比
+    `copy.deepcopy` 便宜得多；`torch.func.grad`、`vmap`、元学习（meta-learning）都靠它把"模型"变成"参数的纯函数"。
 
     PyTorch 用一个内部类 `NamedMemberAccessor` 完成"按带点路径找到子模块（submodule）并交换张量"；
     那个类只接受 `torch.nn.Module`，因此这里用几个小函数重写了同样的逻辑。
@@ -16,9 +16,9 @@ r"""Call a module with borrowed parameters and buffers: `functional_call`. / 用
     Mirrors `torch.nn.utils.stateless` (and its successor `torch.func.functional_call`).
     `functional_call(module, {name: tensor}, args)` temporarily swaps the module's parameters and
     buffers of those names for the given tensors, calls the module, and swaps the originals back
-    afterwards, even when `forward` raises (one exception: see `functional_call`). The module object is not copied, which makes this far
-    cheaper than `copy.deepcopy`; `torch.func.grad`, `vmap` and meta-learning rely on it to turn a
-    model into a pure function of its parameters.
+    afterwards, even when `forward` raises (one exception: see `functional_call`). The module
+    object is not copied, which makes this far cheaper than `copy.deepcopy`; `torch.func.grad`,
+    `vmap` and meta-learning rely on it to turn a model into a pure function of its parameters.
 
     PyTorch does the "find the submodule by a dotted path and swap a tensor" part with an internal
     class, `NamedMemberAccessor`, which only accepts `torch.nn.Module`; the same logic is rewritten
