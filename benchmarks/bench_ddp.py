@@ -8,12 +8,28 @@ is a synchronization point, so both ranks run in lock step. Rank 0 prints the me
 and the median of the per-round ratios ours/torch.
 
     python benchmarks/bench_ddp.py [--rounds N] [--number N]
+
+With `--find-unused` it measures instead the table of the book's DDP page ("one iteration",
+section find_unused_parameters): the cost of `find_unused_parameters=True` for a stack of
+`Linear(32, 32)` layers with `Tanh` between them (3 and 20 layers, batch 16, MSE loss, SGD), the
+four cases (torch or ours, option off or on) timed in turn; the defaults are the page's 31 rounds
+of 50 steps:
+
+    python benchmarks/bench_ddp.py --find-unused
+
+With `--threads` it measures the table of the book's DDP overview page (section "DataParallel vs
+DDP", the GIL): 200 forward passes under `torch.no_grad()` of an annotated_nn `Sequential` of 100
+`Linear(4, 4)` layers on a 2x4 input, run by one replica, by two replicas one after the other, by
+two threads of one process and by two processes (1 intra-op thread each); median over 11 rounds:
+
+    python benchmarks/bench_ddp.py --threads
 """
 
 import argparse
 import os
 import socket
 import statistics
+import threading
 import time
 
 import torch
@@ -65,6 +81,29 @@ CASES = [
     ("conv+bn", convnet, {}),
     ("20 small layers", many_small, {"bucket_cap_mb": 0.01}),
     ("mlp find_unused", mlp, {"find_unused_parameters": True}),
+]
+
+
+def linear_tanh_stack(depth):
+    """`depth` layers Linear(32, 32) with Tanh between them, batch 16 (the find-unused table)."""
+
+    def make(nn):
+        layers = []
+        for i in range(depth):
+            layers.append(nn.Linear(32, 32))
+            if i < depth - 1:
+                layers.append(nn.Tanh())
+        return nn.Sequential(*layers), torch.randn(16, 32), torch.randn(16, 32)
+
+    return make
+
+
+FIND_UNUSED_DEPTHS = (3, 20)
+FIND_UNUSED_CASES = [
+    ("torch", False),
+    ("torch", True),
+    ("ours", False),
+    ("ours", True),
 ]
 
 
@@ -125,15 +164,128 @@ def worker(rank, port, rounds, number):
         dist.destroy_process_group()
 
 
+def find_unused_worker(rank, port, rounds, number):
+    """The find_unused_parameters table: median over rounds of the mean step time, in ms."""
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=WORLD_SIZE)
+    try:
+        if rank == 0:
+            labels = [f"{lib} {'on' if on else 'off'}" for lib, on in FIND_UNUSED_CASES]
+            print(f"{'layers':>6s} " + " ".join(f"{label:>10s}" for label in labels) + "  ms/step")
+        for depth in FIND_UNUSED_DEPTHS:
+            make = linear_tanh_stack(depth)
+            steps = [
+                build(lib, make, {"find_unused_parameters": on}, rank)
+                for lib, on in FIND_UNUSED_CASES
+            ]
+            times = [[] for _ in steps]
+            for _ in range(rounds):
+                for i, step in enumerate(steps):
+                    times[i].append(time_block(step, number))
+            if rank == 0:
+                medians = [statistics.median(t) * 1e3 for t in times]
+                print(f"{depth:6d} " + " ".join(f"{m:10.2f}" for m in medians), flush=True)
+    finally:
+        dist.destroy_process_group()
+
+
+GIL_PASSES = 200
+
+
+def gil_model():
+    """The Python-bound model of the GIL table and its input."""
+    torch.manual_seed(0)
+    return ann.Sequential(*[ann.Linear(4, 4) for _ in range(100)]), torch.randn(2, 4)
+
+
+def gil_passes(model, x):
+    """The timed work: GIL_PASSES forward passes without autograd."""
+    with torch.no_grad():
+        for _ in range(GIL_PASSES):
+            model(x)
+
+
+def gil_process(start, done, rounds):
+    """One of the two processes: wait for the parent's start signal, run, report, per round."""
+    torch.set_num_threads(1)
+    model, x = gil_model()
+    gil_passes(model, x)  # warm up
+    for _ in range(rounds):
+        start.wait()
+        gil_passes(model, x)
+        done.wait()
+
+
+def gil_table(rounds):
+    """Print the median time of each way of running two replicas (ms)."""
+    torch.set_num_threads(1)
+    replicas = [gil_model() for _ in range(2)]
+    for model, x in replicas:
+        gil_passes(model, x)  # warm up
+
+    def one():
+        gil_passes(*replicas[0])
+
+    def one_after_the_other():
+        for replica in replicas:
+            gil_passes(*replica)
+
+    def two_threads():
+        threads = [threading.Thread(target=gil_passes, args=replica) for replica in replicas]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    ctx = mp.get_context("spawn")
+    start, done = ctx.Barrier(3), ctx.Barrier(3)
+    processes = [ctx.Process(target=gil_process, args=(start, done, rounds)) for _ in range(2)]
+    for process in processes:
+        process.start()
+
+    def two_processes():
+        start.wait()
+        done.wait()
+
+    cases = [
+        ("one replica, one thread", one),
+        ("two replicas, one after the other in one thread", one_after_the_other),
+        ("two replicas, two threads of one process", two_threads),
+        ("two replicas, two processes", two_processes),
+    ]
+    times = {label: [] for label, _ in cases}
+    for _ in range(rounds):
+        for label, run in cases:
+            begin = time.perf_counter()
+            run()
+            times[label].append(time.perf_counter() - begin)
+    for process in processes:
+        process.join()
+    for label, _ in cases:
+        print(f"{label:50s} {statistics.median(times[label]) * 1e3:7.0f} ms")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=21)
-    parser.add_argument("--number", type=int, default=20, help="steps per timing")
+    parser.add_argument("--find-unused", action="store_true", help="the book's find-unused table")
+    parser.add_argument("--threads", action="store_true", help="the book's GIL table")
+    parser.add_argument("--rounds", type=int, help="rounds (default 21; 31 with --find-unused)")
+    parser.add_argument(
+        "--number", type=int, help="steps per timing (default 20; 50 with --find-unused)"
+    )
     args = parser.parse_args()
+    if args.threads:
+        gil_table(args.rounds or 11)
+        return
+    rounds = args.rounds or (31 if args.find_unused else 21)
+    number = args.number or (50 if args.find_unused else 20)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    mp.spawn(worker, args=(port, args.rounds, args.number), nprocs=WORLD_SIZE, join=True)
+    target = find_unused_worker if args.find_unused else worker
+    mp.spawn(target, args=(port, rounds, number), nprocs=WORLD_SIZE, join=True)
 
 
 if __name__ == "__main__":

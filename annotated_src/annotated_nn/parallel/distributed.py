@@ -415,14 +415,18 @@ def _setup_mixed_precision_params(mixed_precision_config, root_module):
     === "中文"
 
         `_mp_param` 是 `param_dtype` 类型、形状相同的张量，建好后立刻释放存储（大小为 0），
-        每次前向传播前才分配并拷入数值；`_fp_param` 记住全精度的 `param.data`，
-        反向传播后换回。
+        每次前向传播前才分配并拷入数值；`_fp_param` 记住全精度的 `param.data`。换回发生在
+        反向传播之中：混合精度的通信钩子在参数所在的桶归约完成后就把它换回全精度（不需要梯度的
+        参数没有钩子，在反向传播结束时换回）。
 
     === "English"
 
         `_mp_param` is a same-shaped tensor of `param_dtype` whose storage is freed right away
         (size 0); it is allocated and filled before each forward pass. `_fp_param` remembers the
-        full-precision `param.data`, swapped back after the backward pass.
+        full-precision `param.data`. It is swapped back during the backward pass: the
+        mixed-precision comm hook restores it as soon as the parameter's bucket is reduced
+        (parameters that need no gradient have no hook and are restored when the backward pass
+        ends).
 
     Args:
         mixed_precision_config: The `_MixedPrecision` settings. / `_MixedPrecision` 混合精度设置。
@@ -444,9 +448,9 @@ def _setup_mixed_precision_params(mixed_precision_config, root_module):
                 dtype=mixed_precision_config.param_dtype,
                 requires_grad=param.requires_grad,
             )
-            # 中: `_fp_param` 指向全精度数据，前向与反向之后换回它。
-            # EN: `_fp_param` points at the full-precision data, swapped back after forward and
-            # EN: backward.
+            # 中: `_fp_param` 指向全精度数据，反向传播中桶归约完成后换回它。
+            # EN: `_fp_param` points at the full-precision data, swapped back in the backward
+            # EN: pass once the bucket is reduced.
             _free_storage(param._mp_param)
             param._fp_param = param.data
 
@@ -702,8 +706,8 @@ class _DDPSink(Function):
         - 静态图的第一轮：向自动求导引擎排队一个回调 `reducer._delay_all_reduce`，它在整个
           反向传播结束时运行，那时才知道哪些参数真的被用到，再一次性做 all-reduce。
         - `find_unused_parameters=True`：`set_materialize_grads(False)` 让没有参与损失的输出
-          收到的梯度保持 None（而不是被填成全零），Reducer 据此把对应的参数标记为未使用，
-          不去改动它们的 `.grad`。
+          收到的梯度保持 None（而不是被填成全零），Reducer 据此把对应的参数记为本进程未使用；
+          只有在每个进程上都未使用时，它们的 `.grad` 才不被改动，否则同样得到平均后的梯度。
 
         默认 clone 输出，是为了让用户对损失做就地（in-place）修改时不触发"视图被就地修改"的报错；
         `_set_ddp_sink_clone(False)` 可以关掉以省内存。
@@ -719,7 +723,9 @@ class _DDPSink(Function):
           known which parameters were really used, and all-reduces them at once.
         - `find_unused_parameters=True`: `set_materialize_grads(False)` keeps the gradient of an
           output that took no part in the loss None (instead of filling it with zeros), and the
-          Reducer then marks the corresponding parameters unused and leaves their `.grad` alone.
+          Reducer then counts the corresponding parameters as unused in this process; their
+          `.grad` is left alone only if they are unused in every process, otherwise it gets the
+          averaged gradient as usual.
 
         Outputs are cloned by default so that an in-place change of the loss by the user does
         not raise the "view modified in-place" error; `_set_ddp_sink_clone(False)` turns it off

@@ -5,8 +5,8 @@ r"""Call a module with borrowed parameters and buffers: `functional_call`. / 用
     对应 `torch.nn.utils.stateless`（以及它的继任者 `torch.func.functional_call`）。
     `functional_call(module, {name: tensor}, args)` 在调用期间把模块里同名的
     参数（parameter）和缓冲区（buffer）临时换成给定的张量，调用结束（哪怕 `forward` 抛出异常）
-    再换回原来的对象。模块对象本身不被复制，所以这比 `copy.deepcopy` 便宜得多；
-    `torch.func.grad`、`vmap`、元学习（meta-learning）都靠它把"模型"变成"参数的纯函数"。
+    再换回原来的对象（一个例外见 `functional_call`）。模块对象本身不被复制，所以这比
+    `copy.deepcopy` 便宜得多；`torch.func.grad`、`vmap`、元学习（meta-learning）都靠它把"模型"变成"参数的纯函数"。
 
     PyTorch 用一个内部类 `NamedMemberAccessor` 完成"按带点路径找到子模块（submodule）并交换张量"；
     那个类只接受 `torch.nn.Module`，因此这里用几个小函数重写了同样的逻辑。
@@ -16,9 +16,9 @@ r"""Call a module with borrowed parameters and buffers: `functional_call`. / 用
     Mirrors `torch.nn.utils.stateless` (and its successor `torch.func.functional_call`).
     `functional_call(module, {name: tensor}, args)` temporarily swaps the module's parameters and
     buffers of those names for the given tensors, calls the module, and swaps the originals back
-    afterwards, even when `forward` raises. The module object is not copied, which makes this far
-    cheaper than `copy.deepcopy`; `torch.func.grad`, `vmap` and meta-learning rely on it to turn a
-    model into a pure function of its parameters.
+    afterwards, even when `forward` raises (one exception: see `functional_call`). The module
+    object is not copied, which makes this far cheaper than `copy.deepcopy`; `torch.func.grad`,
+    `vmap` and meta-learning rely on it to turn a model into a pure function of its parameters.
 
     PyTorch does the "find the submodule by a dotted path and swap a tensor" part with an internal
     class, `NamedMemberAccessor`, which only accepts `torch.nn.Module`; the same logic is rewritten
@@ -551,6 +551,9 @@ def functional_call(
 
         `parameters_and_buffers` 的键是 `named_parameters()` / `named_buffers()` 风格的带点路径。
         调用期间这些名字指向给定张量，调用后恢复原对象（`forward` 抛出异常时也恢复）。
+        例外：两个键指向同一个槽位时，例如同一个子模块挂在两条路径下（`tie_weights=True`（默认）
+        会自动补上第二个键），恢复之后模块里留下的是换入的张量而不是原参数（torch 同样如此，
+        issue #164759）。
         没有给出的名字保持模块原来的值（除非 `strict=True`，那时必须一个不多一个不少）。
         `tie_weights=True`（默认）时，绑定在一起的权重只需给其中一个名字。
         `args` 不是 tuple 时被当作唯一的位置参数。
@@ -565,9 +568,12 @@ def functional_call(
 
         Keys of `parameters_and_buffers` are dotted paths as produced by `named_parameters()` /
         `named_buffers()`. During the call those names refer to the given tensors; afterwards
-        the original objects are restored (also when `forward` raises). Names not given keep
-        the module's own values (unless `strict=True`, which then requires exactly the
-        module's names). With `tie_weights=True` (the default), tied weights need a value under
+        the original objects are restored (also when `forward` raises). The exception: when two
+        keys reach one slot, as for one submodule under two paths (`tie_weights=True`, the
+        default, adds the second key by itself), the swapped-in tensor stays in the module
+        instead of the parameter (the same in torch, issue #164759). Names not given keep the
+        module's own values (unless `strict=True`, which then requires exactly the module's
+        names). With `tie_weights=True` (the default), tied weights need a value under
         one of their names only. An `args` that is not a tuple is taken as the single
         positional argument.
 
