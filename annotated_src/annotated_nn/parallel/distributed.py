@@ -2340,20 +2340,30 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            没有默认进程组（`_get_default_group` 抛 RuntimeError）也算不支持。
+            本意是让“没有默认进程组”也算不支持，但 torch 2.13 的 `_get_default_group` 此时抛的是
+            ValueError，`except RuntimeError` 接不住：例如 `destroy_process_group()` 之后 pickle，
+            调用者收到的是 ValueError（"Default process group has not been initialized ..."），
+            而不是下面的 RuntimeError（与 torch 相同）。
 
         === "English"
 
-            A missing default group (`_get_default_group` raising RuntimeError) counts as
-            unsupported too.
+            A missing default group is meant to count as unsupported too, but in torch 2.13
+            `_get_default_group` then raises ValueError, which `except RuntimeError` does not
+            catch: pickling after `destroy_process_group()`, say, gives the caller that
+            ValueError ("Default process group has not been initialized ...") rather than the
+            RuntimeError below (as in torch).
 
         Raises:
-            RuntimeError: Pickling is not supported here. / 此时不支持 pickle。
+            RuntimeError: A process group other than the default one. / 用的不是默认进程组。
+            ValueError: No default process group at all. / 根本没有默认进程组。
         """
         # 中: 判断与报错分开：先得出结论，再统一经 `_log_and_throw` 报错。
         # EN: Deciding and raising are separate: first reach the verdict, then raise through
         # EN: `_log_and_throw`.
         pickle_not_supported = False
+        # 中: 只接住 RuntimeError；没有默认进程组时 `_get_default_group` 抛的 ValueError 直接传出。
+        # EN: Only RuntimeError is caught; the ValueError `_get_default_group` raises when there
+        # EN: is no default group propagates.
         try:
             if self.process_group != _get_default_group():
                 pickle_not_supported = True

@@ -1,0 +1,77 @@
+"""Claims corrected by the final independent review of issue 21, item 3 (seed 2113; the draw
+and its result are in the issue's note).
+
+Each test runs on torch and on ours (``torch.nn`` / ``annotated_nn``, ``torch.optim`` /
+``annotated_optim``) and asserts what the corrected sentence says.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import torch
+import torch.distributed as dist
+from claim import each_nn, proves
+
+needs_gloo = pytest.mark.skipif(
+    not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
+)
+
+
+@needs_gloo
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "DistributedDataParallel._check_default_group",
+    "without a default process group, pickling raises the ValueError of _get_default_group, "
+    "not DDP's RuntimeError",
+)
+@each_nn()
+def test_pickling_without_default_group_raises_value_error(nn, tmp_path):
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+    dist.init_process_group(
+        "gloo", store=dist.FileStore(str(tmp_path / "store"), 1), rank=0, world_size=1
+    )
+    try:
+        ddp = nn.parallel.DistributedDataParallel(nn.Linear(2, 1))
+    finally:
+        dist.destroy_process_group()
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
+        pickle.dumps(ddp)
+
+
+def _to_double(nn):
+    """A parametrization that changes the dtype (float32 -> float64)."""
+
+    class ToDouble(nn.Module):
+        def forward(self, x):
+            return x.double()
+
+    return ToDouble()
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "_write_parametrized_value",
+    "with unsafe=True a dtype-changing parametrization cannot be removed with "
+    "leave_parametrized=True: set_() refuses (the tensor-subclass RuntimeError for a parameter, "
+    "torch's 'Could not set tensor' for a buffer); leave_parametrized=False works",
+)
+@each_nn()
+def test_unsafe_dtype_change_blocks_leave_parametrized(nn):
+    P = nn.utils.parametrize
+    m = nn.Linear(2, 2)
+    m.register_buffer("b", torch.zeros(2))
+    P.register_parametrization(m, "weight", _to_double(nn), unsafe=True)
+    P.register_parametrization(m, "b", _to_double(nn), unsafe=True)
+    assert m.weight.dtype == torch.float64
+    with pytest.raises(RuntimeError, match="instance of a tensor subclass requires") as info:
+        P.remove_parametrizations(m, "weight")
+    assert "Could not set tensor of type double to a tensor of type float" in str(
+        info.value.__cause__
+    )
+    with pytest.raises(RuntimeError, match="Could not set tensor of type double"):
+        P.remove_parametrizations(m, "b")
+    P.remove_parametrizations(m, "weight", leave_parametrized=False)
+    assert m.weight.dtype == torch.float32
