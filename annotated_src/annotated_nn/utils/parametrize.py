@@ -1176,7 +1176,9 @@ def remove_parametrizations(
     Raises:
         ValueError: Not parametrized, or `leave_parametrized=False` with several originals. /
             未参数化，或有多个原始张量时 `leave_parametrized=False`。
-        RuntimeError: `set_()` fails on a tensor subclass. / 张量子类上的 `set_()` 失败。
+        RuntimeError: `leave_parametrized=True` and `set_()` fails: a tensor subclass, or a
+            dtype change allowed by `unsafe=True`. / `leave_parametrized=True` 而 `set_()` 失败：
+            张量子类，或 `unsafe=True` 放行了 dtype 的改变。
 
     Examples:
         >>> import torch, annotated_nn as nn
@@ -1246,15 +1248,23 @@ def _write_parametrized_value(module: Module, tensor_name: str, original: Tensor
 
     === "中文"
 
-        注册时已检查过参数化不改变 dtype，所以可以用 `set_()`：参数对象不变，优化器无需更新。
-        对普通 `torch.Tensor`（缓冲区）直接写；对张量子类（包括参数），`set_()` 失败时
-        换成一条说明出路的 RuntimeError（文字与 torch 逐字相同，包括几处缺少的空格）。
+        用 `set_()` 写入：参数对象不变，优化器无需更新。`set_()` 要求 dtype 相同；注册时检查过
+        参数化不改变 dtype，但 `unsafe=True` 跳过了这项检查，这时改变 dtype 的参数化在这里失败
+        （与 torch 相同）：缓冲区得到 `set_()` 自己的 RuntimeError（"Could not set tensor of
+        type ..."），参数得到下面那条谈张量子类的 RuntimeError；只能用
+        `leave_parametrized=False` 移除。对普通 `torch.Tensor`（缓冲区）直接写；对张量子类
+        （包括参数），`set_()` 失败时换成一条说明出路的 RuntimeError（文字与 torch 逐字相同，
+        包括几处缺少的空格）。
         torch 把这段写在 `remove_parametrizations` 里；拆出来只是为了好读。
 
     === "English"
 
-        Registration checked that the parametrization keeps the dtype, so `set_()` can be
-        used: the parameter object stays the same and the optimizer needs no update. A plain
+        `set_()` writes the value: the parameter object stays the same and the optimizer needs
+        no update. `set_()` needs the same dtype; registration checked that the
+        parametrization keeps it, but `unsafe=True` skips that check, and a dtype-changing
+        parametrization then fails here (as in torch): a buffer gets `set_()`'s own
+        RuntimeError ("Could not set tensor of type ..."), a parameter the RuntimeError about
+        tensor subclasses below; only `leave_parametrized=False` removes it. A plain
         `torch.Tensor` (a buffer) is written directly; for a tensor subclass (parameters
         included) a failing `set_()` becomes a RuntimeError naming the ways out (torch's text
         word for word, a few missing spaces included). torch writes this inside
@@ -1266,7 +1276,8 @@ def _write_parametrized_value(module: Module, tensor_name: str, original: Tensor
         original: The tensor to overwrite. / 要覆盖的张量。
 
     Raises:
-        RuntimeError: `set_()` fails on a tensor subclass. / 张量子类上的 `set_()` 失败。
+        RuntimeError: `set_()` fails, e.g. after a dtype change allowed by `unsafe=True`. /
+            `set_()` 失败，例如 `unsafe=True` 放行了 dtype 的改变。
     """
     # 中: 读取与写入都不记录梯度：留下的是一个值，不是计算图。
     # EN: Neither the read nor the write records grad: what stays is a value, not a graph.
