@@ -3260,11 +3260,13 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            没有缓冲区钩子（默认广播）或钩子位置是 `PRE_FORWARD` 时是。
+            `will_sync_module_buffers()` 成立，并且没有缓冲区钩子（默认广播）或钩子位置是
+            `PRE_FORWARD` 时是。
 
         === "English"
 
-            With no buffer hook (the default broadcast) or one at `PRE_FORWARD`.
+            When `will_sync_module_buffers()` holds and there is no buffer hook (the default
+            broadcast) or one at `PRE_FORWARD`.
 
         Returns:
             The decision. / 判断结果。
