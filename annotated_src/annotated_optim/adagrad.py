@@ -99,14 +99,15 @@ def _create_state(
 
         构造函数为每个参数调用一次，`step()` 为之后才加入、还没有状态的参数再调用。
         `step` 是 0 维张量：fused 时放在参数的设备上、类型 float32（fused 内核的要求），
-        否则放在 CPU 上。复数参数的 `sum` 以 `initial_accumulator_value` 同时填充实部和
+        否则放在默认设备上（没有用 `torch.set_default_device` 改过时就是 CPU）。复数参数的 `sum` 以 `initial_accumulator_value` 同时填充实部和
         虚部，因为更新是在实数视图上分别进行的。
 
     === "English"
 
         The constructor calls it once per parameter, and `step()` again for parameters added
         later that have no state yet. `step` is a 0-d tensor: on the parameter's device with
-        dtype float32 when fused (the fused kernel requires it), on CPU otherwise. A complex
+        dtype float32 when fused (the fused kernel requires it), otherwise on the default
+        device (the CPU unless `torch.set_default_device` changed it). A complex
         parameter's `sum` is filled with `initial_accumulator_value` in both the real and the
         imaginary part, because the update works on the real view, part by part.
 
@@ -311,7 +312,8 @@ class Adagrad(Optimizer):
 
             `load_state_dict` 也经由这里装入参数组。缺少的 `foreach`、`maximize`、
             `differentiable`、`fused` 补成默认值。旧版本把 `step` 存成 Python 数：先逐个参数
-            转换（fused 组放在参数的设备上，否则放在 CPU 上）；然后，若 `state` 里第一项的
+            转换（fused 组放在参数的设备上，否则放在默认设备上，没有用 `torch.set_default_device`
+            改过时就是 CPU）；然后，若 `state` 里第一项的
             `step` 仍不是张量（只会出现在不属于任何参数的状态项上），就把所有项的 `step` 都
             转换，类型按**最后一个**参数组的 `fused` 决定，与 torch 相同。
 
@@ -320,7 +322,8 @@ class Adagrad(Optimizer):
             `load_state_dict` installs param groups through here too. Missing `foreach`,
             `maximize`, `differentiable`, `fused` get their defaults. Older versions stored
             `step` as a Python number: first it is converted parameter by parameter (on the
-            parameter's device for a fused group, on CPU otherwise); then, if the first entry
+            parameter's device for a fused group, otherwise on the default device, the CPU
+            unless `torch.set_default_device` changed it); then, if the first entry
             of `state` still has a non-tensor `step` (possible only for entries that belong to
             no parameter), every entry's `step` is converted, with the dtype chosen by the
             **last** group's `fused`, as torch does.

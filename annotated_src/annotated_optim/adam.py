@@ -297,9 +297,9 @@ class Adam(Optimizer):
 
             旧检查点里的参数组可能缺少 `amsgrad`、`maximize`、`foreach`、`capturable`、
             `differentiable`、`decoupled_weight_decay`、`fused`，补上默认值。更老的检查点把
-            `step` 存成 Python 数，这里换成张量，规则与
-            [`_init_group`][annotated_optim.adam.Adam._init_group] 新建时相同：
-            `capturable` 或 `fused` 时放在参数的设备上，否则放在 CPU 上。
+            `step` 存成 Python 数，这里换成张量：`capturable` 或 `fused` 时放在参数的设备上，
+            否则放在默认设备上（没有用 `torch.set_default_device` 改过时就是 CPU；
+            [`_init_group`][annotated_optim.adam.Adam._init_group] 新建的步数则明确放在 CPU 上）。
             `load_state_dict` 也经由这里装入状态，所以这些修补对加载的状态字典同样生效。
 
         === "English"
@@ -307,9 +307,10 @@ class Adam(Optimizer):
             Groups from old checkpoints may lack `amsgrad`, `maximize`, `foreach`,
             `capturable`, `differentiable`, `decoupled_weight_decay` and `fused`; they get
             their defaults. Even older checkpoints stored `step` as a Python number; it becomes
-            a tensor here by the rule [`_init_group`][annotated_optim.adam.Adam._init_group]
-            uses for new state: on the parameter's device with `capturable` or `fused`, on the
-            CPU otherwise. `load_state_dict` installs state through here too, so these repairs
+            a tensor here: on the parameter's device with `capturable` or `fused`, otherwise on
+            the default device (the CPU unless `torch.set_default_device` changed it; new steps
+            made by [`_init_group`][annotated_optim.adam.Adam._init_group] are put on the CPU
+            explicitly). `load_state_dict` installs state through here too, so these repairs
             apply to a loaded state_dict as well.
 
         Args:

@@ -12,7 +12,7 @@ import pickle
 import pytest
 import torch
 import torch.distributed as dist
-from claim import each_nn, proves
+from claim import each_nn, each_optim, proves
 
 needs_gloo = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -75,3 +75,27 @@ def test_unsafe_dtype_change_blocks_leave_parametrized(nn):
         P.remove_parametrizations(m, "b")
     P.remove_parametrizations(m, "weight", leave_parametrized=False)
     assert m.weight.dtype == torch.float32
+
+
+@proves(
+    "annotated_src/annotated_optim/adagrad.py",
+    "Adagrad.__setstate__",
+    "a step stored as a Python number is loaded as a tensor on the default device "
+    "(torch.set_default_device), not necessarily the CPU; likewise Adam and RMSprop",
+)
+@each_optim()
+@pytest.mark.parametrize("name", ["Adagrad", "Adam", "RMSprop"])
+def test_python_number_step_loads_on_default_device(optim, name):
+    p = torch.zeros(2, requires_grad=True)
+    p.grad = torch.ones(2)
+    opt = getattr(optim, name)([p])
+    opt.step()
+    saved = opt.state_dict()
+    saved["state"][0]["step"] = 1  # as an old checkpoint stored it
+    torch.set_default_device("meta")
+    try:
+        opt.load_state_dict(saved)
+    finally:
+        torch.set_default_device(None)
+    step = opt.state[p]["step"]
+    assert torch.is_tensor(step) and step.device.type == "meta"
