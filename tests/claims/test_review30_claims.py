@@ -99,3 +99,53 @@ def test_python_number_step_loads_on_default_device(optim, name):
         torch.set_default_device(None)
     step = opt.state[p]["step"]
     assert torch.is_tensor(step) and step.device.type == "meta"
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/overview.md",
+    "Buckets",
+    "a bucket's all-reduce starts only once the buckets before it have gone out: a later "
+    "bucket whose gradients are ready first still waits for bucket 0",
+)
+@each_nn()
+def test_buckets_go_out_in_index_order(nn, tmp_path):
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+
+    class BThenA(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(64, 64, bias=False)
+            self.b = nn.Linear(64, 64, bias=False)
+
+        def forward(self, x):
+            return self.a(self.b(x))  # b runs first, so a's gradient is ready first
+
+    model = BThenA()
+    names = {id(p): n for n, p in model.named_parameters()}
+    ready, launched = [], []
+    for n, p in model.named_parameters():
+        p.register_hook(lambda g, n=n: ready.append(n))
+
+    def record(state, bucket):
+        launched.append([names[id(p)] for p in bucket.parameters()])
+        fut = torch.futures.Future()
+        fut.set_result(bucket.buffer())
+        return fut
+
+    dist.init_process_group(
+        "gloo", store=dist.FileStore(str(tmp_path / "store"), 1), rank=0, world_size=1
+    )
+    try:
+        # find_unused_parameters: the construction-time buckets stay (reversed module order,
+        # one weight each under this cap), so bucket 0 holds b.weight, bucket 1 a.weight.
+        ddp = nn.parallel.DistributedDataParallel(
+            model, find_unused_parameters=True, bucket_cap_mb=0.01
+        )
+        ddp.register_comm_hook(None, record)
+        ddp(torch.ones(2, 64)).sum().backward()
+    finally:
+        dist.destroy_process_group()
+    assert ready == ["a.weight", "b.weight"]
+    assert launched == [["b.weight"], ["a.weight"]]
