@@ -1032,14 +1032,16 @@ class Optimizer:
 
         === "中文"
 
-            foreach 与 fused 内核要求一次调用里的张量同设备、同类型，所以 foreach 实现先分组。
+            foreach 与 fused 内核的快速路径要求一次调用里的张量同设备、同类型（CPU 上的内核也
+            接受混合类型，只是逐个张量处理），所以 foreach 与 fused 实现先分组。
             分组由 torch 的 C++ 函数完成；编译时跳过（交给 inductor），整体当作一组返回。
             `with_indices=True` 时每组还带着各张量在原列表中的下标。
 
         === "English"
 
-            Foreach and fused kernels need the tensors of one call on one device with one
-            dtype, so foreach implementations group first. torch's C++ function does the
+            The fast paths of foreach and fused kernels need the tensors of one call on one
+            device with one dtype (the CPU kernels also accept mixed dtypes, handling them tensor
+            by tensor), so foreach and fused implementations group first. torch's C++ function does the
             grouping; under compile it is skipped (inductor handles it) and everything is one
             group. With `with_indices=True` each group carries its tensors' positions in the
             original lists.
