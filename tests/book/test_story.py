@@ -49,7 +49,7 @@ def story_pages() -> list[str]:
 
     pages = paths(nav)
     story = [p for p in pages if p.startswith("chapters/") and "/appendix/" not in p]
-    return [p[: -len(".md")] + "/" for p in story]
+    return [re.sub(r"(^|/)index$", r"\1", p[: -len(".md")]).rstrip("/") + "/" for p in story]
 
 
 def test_story_pages_are_the_chapters_layers_ddp_reparam_and_optim_pages():
