@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from tools.book import listings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +75,9 @@ def test_every_story_page_ends_with_a_summary(book, page):
     assert section.count('class="book-zh"') >= 1 and section.count('class="book-en"') >= 1, page
     assert "<li>" in section, page
     after = ids[ids.index("summary") + 1 :]
-    objects = [i for i in after if i.startswith(("annotated_nn", "annotated_optim", "annotated_examples"))]
+    objects = [
+        i for i in after if i.startswith(("annotated_nn", "annotated_optim", "annotated_examples"))
+    ]
     assert not objects, (page, objects[:3])
     if "exercises" in ids:
         assert ids.index("summary") < ids.index("exercises"), page
@@ -128,7 +129,9 @@ def test_no_empty_code_cell(book):
         for row in re.split(r'(?=<div class="book-row)', text)[1:]:
             row = row.split("</section>", 1)[0]
             if "book-code" in row and "<pre" not in row:
-                empty.append((page.relative_to(book.site).as_posix(), re.sub("<[^>]+>", "", row)[:80]))
+                empty.append(
+                    (page.relative_to(book.site).as_posix(), re.sub("<[^>]+>", "", row)[:80])
+                )
     assert not empty, empty
 
 
@@ -210,7 +213,10 @@ def test_a_note_inside_a_call_goes_above_the_call(tmp_path):
         """,
         "f",
     )
-    code = [[listings.html.unescape(re.sub("<[^>]+>", "", line)) for _, line in row.code] for row in rows]
+    code = [
+        [listings.html.unescape(re.sub("<[^>]+>", "", line)) for _, line in row.code]
+        for row in rows
+    ]
     assert [row.en for row in rows][1:] == [[" First x."], [" The second argument."]]
     assert code[1] == ["    x = a + b"]
     assert code[2][0] == "    y = max(" and code[2][-1] == "    return y"
