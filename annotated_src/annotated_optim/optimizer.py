@@ -2,43 +2,28 @@ r"""The base class of every optimizer, and the helpers the optimizers share; mir
 
 === "中文"
 
-    优化器（optimizer）只和张量打交道：它从不知道模块是什么。`model.parameters()` 交给它
-    一串参数，它把这些参数连同学习率等超参数存进 `param_groups`（一个字典列表，每个字典是一个
-    参数组），把每个参数自己的状态（动量缓冲、Adam 的一阶/二阶矩、步数）存进 `state`（以参数
-    张量本身为键的字典）。`step()` 读每个参数的 `.grad`，就地改写参数和 `state`；
-    `zero_grad()` 清掉 `.grad`。
-
-    状态字典（state_dict）里不能放张量本身当键（张量不可跨进程比较身份），所以
-    [`state_dict`][annotated_optim.optimizer.Optimizer.state_dict] 把参数换成它在所有参数组中
-    的出现次序（0, 1, 2, ...），
-    [`load_state_dict`][annotated_optim.optimizer.Optimizer.load_state_dict] 再按同样的次序把
-    整数映射回当前优化器的参数。
-
-    本文件还放着各个具体优化器共用的小工具：选择 foreach/fused 实现的
+    这个文件里有三样东西：`Optimizer` 基类；对进程里所有优化器生效的两个全局 step 钩子的
+    注册函数 [`register_optimizer_step_pre_hook`][annotated_optim.optimizer.register_optimizer_step_pre_hook]
+    与 [`register_optimizer_step_post_hook`][annotated_optim.optimizer.register_optimizer_step_post_hook]；
+    以及各个具体优化器（SGD、Adam……）共用的私有小工具，例如选择 foreach/fused 实现的
     [`_default_to_fused_or_foreach`][annotated_optim.optimizer._default_to_fused_or_foreach]、
-    控制 `step()` 内是否记录梯度的
-    [`_use_grad_for_differentiable`][annotated_optim.optimizer._use_grad_for_differentiable] 等。
+    决定 `step()` 内是否记录梯度的
+    [`_use_grad_for_differentiable`][annotated_optim.optimizer._use_grad_for_differentiable]。
+    参数组、`state` 与状态字典（state_dict）的整数编号，书中“优化器基类”一页的开头有讲解。
 
 === "English"
 
-    An optimizer deals only in tensors: it never learns what a module is. `model.parameters()`
-    hands it a sequence of parameters; it keeps them, with hyperparameters such as the learning
-    rate, in `param_groups` (a list of dicts, each dict one parameter group), and keeps each
-    parameter's own state (momentum buffer, Adam's first and second moments, step count) in
-    `state` (a dict keyed by the parameter tensor itself). `step()` reads each parameter's
-    `.grad` and rewrites the parameter and `state` in place; `zero_grad()` clears `.grad`.
-
-    A state_dict cannot use the tensors themselves as keys (a tensor's identity does not survive
-    a save and a load), so [`state_dict`][annotated_optim.optimizer.Optimizer.state_dict] replaces
-    each parameter by its position across all groups (0, 1, 2, ...), and
-    [`load_state_dict`][annotated_optim.optimizer.Optimizer.load_state_dict] maps those integers
-    back to the current optimizer's parameters in the same order.
-
-    This file also holds the small tools the concrete optimizers share:
-    [`_default_to_fused_or_foreach`][annotated_optim.optimizer._default_to_fused_or_foreach]
-    picks the foreach or fused implementation,
-    [`_use_grad_for_differentiable`][annotated_optim.optimizer._use_grad_for_differentiable]
-    decides whether `step()` records gradients, and so on.
+    This file holds three things: the `Optimizer` base class; the registration functions of the
+    two global step hooks that act on every optimizer in the process,
+    [`register_optimizer_step_pre_hook`][annotated_optim.optimizer.register_optimizer_step_pre_hook]
+    and [`register_optimizer_step_post_hook`][annotated_optim.optimizer.register_optimizer_step_post_hook];
+    and the private tools the concrete optimizers (SGD, Adam, ...) share, such as
+    [`_default_to_fused_or_foreach`][annotated_optim.optimizer._default_to_fused_or_foreach],
+    which picks the foreach or fused implementation, and
+    [`_use_grad_for_differentiable`][annotated_optim.optimizer._use_grad_for_differentiable],
+    which decides whether `step()` records gradients. Parameter groups, `state` and the
+    integers of the state_dict are explained at the start of the book's page "The Optimizer
+    base class".
 """
 
 import functools

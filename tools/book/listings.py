@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +43,9 @@ DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _inline_md = markdown.Markdown(extensions=["md_in_html"])
 # The hook replaces this with the page-relative URL of the divergences page.
 DIVERGENCES_LINK = "@@book-divergences@@"
+# A DIFF badge inside a merged note, before the paragraph it marks (replaced in listing_html).
+DIFF_BADGE = "@@book-diff@@"
+DIFF_HTML = f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>'
 
 
 @dataclass
@@ -64,6 +68,77 @@ def _parsed(path: str) -> tuple[list[str], ast.Module, tuple[str, ...]]:
     """Lines, tree and highlighted lines of one file. / 一个文件的源码行、语法树与高亮后的各行。"""
     text = Path(path).read_text(encoding="utf-8")
     return text.splitlines(), ast.parse(text), tuple(_highlight_lines(text))
+
+
+@lru_cache(maxsize=None)
+def _comments_inside_statements(path: str) -> dict[int, int]:
+    """Comment lines inside a multi-line statement, mapped to the statement's first line. / 多行语句内部的注释行 → 该语句的首行。"""
+    inside: dict[int, int] = {}
+    start = None
+    with open(path, "rb") as source:
+        for token in tokenize.tokenize(source.readline):
+            if token.type in (tokenize.ENCODING, tokenize.NL, tokenize.INDENT, tokenize.DEDENT):
+                continue
+            if token.type == tokenize.COMMENT:
+                if start is not None:
+                    inside[token.start[0]] = start
+            elif token.type == tokenize.NEWLINE:
+                start = None
+            elif start is None:
+                start = token.start[0]
+    return inside
+
+
+def _row_above(rows: list[Row], statement: int) -> Row:
+    """The row that takes a note found inside a statement: one starting at the statement. / 语句内部的注释归入的行：从该语句开始的那一行。
+
+    A note never splits a statement: it attaches above the statement's first line, after the
+    note already there (if any), as a paragraph of its own.
+    """
+    row = rows[-1]
+    cut = next((i for i, (number, _) in enumerate(row.code) if number >= statement), len(row.code))
+    if cut:
+        row = Row(code=row.code[cut:])
+        del rows[-1].code[cut:]
+        rows.append(row)
+    if row.has_note:
+        row.zh.append("")
+        row.en.append("")
+    return row
+
+
+def _merge_codeless_notes(rows: list[Row]) -> list[Row]:
+    """A note with no code under it joins the next row's note. / 下方没有代码的注释并入下一行的注释。
+
+    Two note blocks in a row (a note and a DIFF marker, or a comment above a nested function's
+    docstring) explain the same code: one cell, one paragraph each, each DIFF badge before its
+    own paragraph. A note after the last line of code joins the row above it.
+    """
+    out: list[Row] = []
+    for row in rows:
+        if out and out[-1].has_note and not out[-1].code:
+            _join_notes(out.pop(), row)
+        out.append(row)
+    if len(out) > 1 and not out[-1].code:
+        last = out.pop()
+        _join_notes(last, out[-1], after=True)
+    return out
+
+
+def _join_notes(first: Row, second: Row, after: bool = False) -> None:
+    """Put ``first``'s note before ``second``'s (after it with ``after``), in ``second``. / 把两段注释合进 ``second``。"""
+    for part in (first, second):
+        if part.diff and part.has_note:
+            part.zh[:1] = [DIFF_BADGE + " " + "".join(part.zh[:1]).lstrip()]
+            part.en[:1] = [DIFF_BADGE + " " + "".join(part.en[:1]).lstrip()]
+            part.diff = False
+    gap = [""] if first.has_note and second.has_note else []
+    if after:
+        second.zh += gap + first.zh
+        second.en += gap + first.en
+    else:
+        second.zh[:0] = first.zh + gap
+        second.en[:0] = first.en + gap
 
 
 def _css_class(token_type) -> str:
@@ -247,6 +322,7 @@ def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AS
 
     rows: list[Row] = [Row()]
     state = None  # "diff", "zh" or "en" while inside a note block
+    inside = _comments_inside_statements(path)
     for number in range(_start(node), node.end_lineno + 1):
         if number in stubs:
             rows[-1].code.append((number, _stub_html(lines, stubs[number], module, qualname)))
@@ -260,14 +336,25 @@ def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AS
         diff = DIFF.match(stripped)
         if diff:
             # A DIFF marker opens a note; its explanation follows on the same or the next lines.
-            rows.append(Row(diff=True))
+            if number in inside:
+                row = _row_above(rows, inside[number])
+                if row.has_note:  # a badge before this paragraph, not before the whole note
+                    row.zh.append(DIFF_BADGE)
+                    row.en.append(DIFF_BADGE)
+                else:
+                    row.diff = True
+            else:
+                rows.append(Row(diff=True))
             rest = diff.group(1)
             stripped, state = rest, "diff"
             if not rest:
                 continue
         if stripped.startswith("中:") or stripped.startswith(ZH_TAG):
             if state not in ("diff", "zh"):
-                rows.append(Row())
+                if number in inside:
+                    _row_above(rows, inside[number])
+                else:
+                    rows.append(Row())
             rows[-1].zh.append(stripped.split(":", 1)[1])
             state = "zh"
         elif stripped.startswith("EN:") or stripped.startswith(EN_TAG):
@@ -283,7 +370,7 @@ def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AS
             row.code.pop()
         while row.code and not lines[row.code[0][0] - 1].strip():
             row.code.pop(0)
-    return [row for row in rows if row.code or row.has_note], node
+    return _merge_codeless_notes([row for row in rows if row.code or row.has_note]), node
 
 
 def _stub_html(lines: list[str], member: ast.AST, module: str, owner: str) -> str:
@@ -312,7 +399,8 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
         if row.has_note:
             zh = _note_html(_join(row.zh, "zh"))
             en = _note_html(_join(row.en, "en"))
-            badge = f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
+            badge = DIFF_HTML if row.diff else ""
+            zh, en = (text.replace(DIFF_BADGE, DIFF_HTML) for text in (zh, en))
             note = f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
         code = "".join(
             f'<span class="book-line"><span class="book-ln">{number}</span>{content}\n</span>'
