@@ -40,6 +40,7 @@ if str(HERE) not in sys.path:
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
 import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
+import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
@@ -223,6 +224,10 @@ def on_env(env, config, files, **kwargs):
         file = files.get_file_from_path(src_uri)
         if file is not None:
             file._content = output[src_uri]
+    # 中: 编号与 Note 的链接要看到所有页面（引用可以跨页），所以在这里、清单放到一旁之前做。
+    # EN: Chapter and Note links need every page (references cross pages): done here, before
+    #     the listings are set aside.
+    numbering.link_pages(files)
     _set_listings_aside(files)
     return env
 
@@ -255,8 +260,20 @@ def _set_listings_aside(files) -> None:
         page.content = LISTING_SECTION.sub(stand_in, page.content)
 
 
+def on_nav(nav, config, files, **kwargs):
+    """Numbers in the navigation (tools/book/numbers.yml). / 导航中的编号。"""
+    numbering.number_nav(nav)
+    return nav
+
+
+CHAPTER_MAP = "<!-- book:chapter-map -->"
+
+
 def on_page_markdown(markdown, page, config, files, **kwargs):
-    """Point "Edit this page" at the code shown, for API and generated pages. / 让 API 页与生成页的“编辑此页”指向所展示的代码。"""
+    """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
+    markdown = numbering.number_heading(markdown, page.file.src_uri)
+    if CHAPTER_MAP in markdown:
+        markdown = markdown.replace(CHAPTER_MAP, numbering.chapter_map(config["nav"]))
     base = _state.get("edit_base")
     if base is None:
         return markdown
@@ -290,6 +307,8 @@ def _relative(page, target: str) -> str:
 def _listing_and_comparison(match: re.Match, page) -> str:
     """The listing of one slot, followed by its comparison panel. / 一个槽位的代码清单及其后的对照面板。"""
     dotted, module, path = match.group(1), match.group(2), match.group(3)
+    # A slot written by hand in a page (the home page's sample) names its file from the root.
+    path = str(ROOT / path)
     qualname = dotted[len(module) + 1 :]
     listing = listings.listing_html(path, module, qualname, dotted)
     found = panels.compare(dotted, path, qualname)
