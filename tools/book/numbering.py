@@ -21,6 +21,7 @@ Everything else is derived from it at build time (tools/book/hooks.py calls thes
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from dataclasses import dataclass
@@ -224,17 +225,32 @@ ZH_REFERENCE = re.compile(
     r"\s*(?:章|节)"
 )
 EN_REFERENCE = re.compile(
-    r"\b(?:(?:[Cc]hapters|[Ss]ections)\s+"
+    r"(?<![A-Za-z])(?:(?:[Cc]hapters|[Ss]ections)\s+"
     rf"(?P<many>{NUMBER}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*[–—-]\s*|\s+to\s+){NUMBER})+)"
     rf"|[Cc]hapter\s+(?P<one>\d+)\b(?!\.\d)|[Ss]ection\s+(?P<sub>\d+\.\d+)\b)"
 )
+
+
+def _english_references(content: str) -> list[re.Match]:
+    """EN_REFERENCE's matches, tried only where "hapter"/"ection" occurs (much faster). / 英文引用。"""
+    found = []
+    for word in ("hapter", "ection"):
+        position = content.find(word)
+        while position >= 0:
+            match = EN_REFERENCE.match(content, position - 1)
+            if match:
+                found.append(match)
+            position = content.find(word, position + 1)
+    return found
+
+
 # "Note [title]", unless it is torch's own Note (cited, not in this book).
-NOTE_REFERENCE = re.compile(r"(?<!torch's )(?<!torch 的 )Note\s+\[([^\]<>]+)\]")
+NOTE_REFERENCE = re.compile(r"Note(?<!torch's Note)(?<!torch 的 Note)\s+\[([^\]<>]+)\]")
 NOTE_DETAILS = re.compile(r'<details class="note"( open)?>(\s*<summary>)Note \[([^\]<>]+)\]')
-SKIP = ("code", "pre", "a", "h1", "h2", "h3", "h4", "h5", "h6", "script", "style", "textarea")
-TAG = re.compile(r"(<[^>]+>)")
-TAG_NAME = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
-COMMENT_SPAN = re.compile(r'<span class="c1?">')
+# Elements whose text is left alone (and <summary>, where a Note's title is not a reference).
+RELEVANT_TAG = re.compile(r"<(/?)(code|pre|a|h[1-6]|script|style|textarea|summary)\b[^>]*>")
+# A code comment holding a Note reference (`# See Note [...]`): Pygments' comment span.
+COMMENT_NOTE = re.compile(r'(<span class="c1?">)([^<]*Note\s+\[[^<]*)(</span>)')
 
 
 def note_slug(title: str) -> str:
@@ -294,11 +310,8 @@ class _Linker:
             last = b
         return "".join(out) + text[last:]
 
-    def chapters(self, text: str) -> str:
-        text = ZH_REFERENCE.sub(lambda m: self._numbers(m, "numbers"), text)
-        return EN_REFERENCE.sub(
-            lambda m: self._numbers(m, next(g for g in ("many", "one", "sub") if m.group(g))), text
-        )
+    def _english(self, match: re.Match) -> str:
+        return self._numbers(match, next(g for g in ("many", "one", "sub") if match.group(g)))
 
     def note(self, match: re.Match) -> str:
         slug = note_slug(match.group(1))
@@ -309,35 +322,66 @@ class _Linker:
         return f'<a class="book-note-ref" href="{self.href(url)}#{slug}">{match.group(0)}</a>'
 
     def page(self, content: str) -> str:
-        parts = TAG.split(content)
-        skip: list[str] = []
-        comment = summary = False
-        for index, part in enumerate(parts):
-            if index % 2:  # a tag
-                name = TAG_NAME.match(part)
-                if name is None:
+        # 中: 代码里只链接注释中的 Note 引用（`# See Note [...]`）。其余的引用先用正则在整页里找出来，
+        #     再丢掉落在代码、标题、已有链接或标签属性里的那些：逐个标签地扫描整页（清单占了页面的
+        #     大半）要慢得多。
+        # EN: In code only a comment's Note reference (`# See Note [...]`) is linked. Other
+        #     references are found by regex over the whole page, then those inside code, headings,
+        #     existing links or a tag's attributes are dropped: walking the page tag by tag
+        #     (listings are most of it) is much slower.
+        content = COMMENT_NOTE.sub(self.comment_note, content)
+        skipped, titles = _ranges(content)
+        edits: list[tuple[int, int, str]] = []
+        for matches, link in (
+            (ZH_REFERENCE.finditer(content), lambda m: self._numbers(m, "numbers")),
+            (_english_references(content), self._english),
+            (NOTE_REFERENCE.finditer(content), self.note),
+        ):
+            for match in matches:
+                start = match.start()
+                if _inside(skipped, start) or content.rfind("<", 0, start) > content.rfind(">", 0, start):
                     continue
-                closing, tag = name.group(1), name.group(2).lower()
-                if tag in SKIP:
-                    if closing:
-                        if tag in skip:
-                            del skip[len(skip) - 1 - skip[::-1].index(tag)]
-                    else:
-                        skip.append(tag)
-                elif tag == "summary":
-                    summary = not closing
-                comment = bool(COMMENT_SPAN.match(part))
-                continue
-            if not part:
-                continue
-            if not skip:
-                text = part if summary else NOTE_REFERENCE.sub(self.note, part)
-                parts[index] = self.chapters(text)
-            elif comment and "a" not in skip:
-                # A code comment: only its Note reference (`# See Note [...]`).
-                parts[index] = NOTE_REFERENCE.sub(self.note, part)
-            comment = False
-        return "".join(parts)
+                if match.re is NOTE_REFERENCE and _inside(titles, start):
+                    continue  # a Note's own title
+                edits.append((start, match.end(), link(match)))
+        out, last = [], 0
+        for start, end, text in sorted(edits):
+            out.append(content[last:start] + text)
+            last = end
+        out.append(content[last:])
+        return "".join(out)
+
+    def comment_note(self, match: re.Match) -> str:
+        return match.group(1) + NOTE_REFERENCE.sub(self.note, match.group(2)) + match.group(3)
+
+
+def _ranges(content: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Spans of the skipped elements, and of ``<summary>``s. / 跳过的元素与 summary 所占的范围。"""
+    skipped: list[tuple[int, int]] = []
+    titles: list[tuple[int, int]] = []
+    opened: dict[str, list[int]] = {}
+    for match in RELEVANT_TAG.finditer(content):
+        closing, tag = match.group(1), match.group(2)
+        if not closing:
+            opened.setdefault(tag, []).append(match.start())
+        elif opened.get(tag):
+            (titles if tag == "summary" else skipped).append((opened[tag].pop(), match.end()))
+    return _merged(skipped), _merged(titles)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _inside(spans: list[tuple[int, int]], position: int) -> bool:
+    index = bisect.bisect_right(spans, (position, float("inf"))) - 1
+    return index >= 0 and spans[index][0] <= position < spans[index][1]
 
 
 def link_pages(files) -> None:
