@@ -10,6 +10,8 @@ shows only the reader's language (``<html data-book-lang>``, set by docs/assets/
 - ``split_elements``: an element whose text reads ``English / 中文`` or ``中文 / English`` (the
   cut falls at the `` / `` with Chinese on one side only; inline code does not count) gets its
   two halves wrapped. Headings, nav titles and table-of-contents entries may also use `` · ``.
+  An element inside a block that is already one language's (a tab's block, a listing's note) is
+  left whole: its slashes are that language's own ("`# 中:` / `# EN:`" in English prose).
 - ``theme_strings``: Material's own interface words (目录, 上一页 ...) get Material's own English
   translation beside them.
 - ``join_chinese_lines``: a line break of the Markdown source between two Chinese characters is

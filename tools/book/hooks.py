@@ -4,12 +4,16 @@
   current code); it runs while mkdocs renders the chapters. ``on_files`` adds its pages and
   diagrams as virtual files, whose content is read when needed; ``on_env`` fills in the diagrams
   before mkdocs copies them. Nothing is written to docs/.
-- ``on_page_markdown``: points "Edit this page" at the ``.py`` file of the page's first
-  ``::: annotated_nn.…`` object (or at the generator, for generated pages).
+- ``on_nav`` / ``on_page_markdown``: the numbers of tools/book/numbers.yml go into the nav titles
+  and the page's H1, and the home page's chapter map is drawn from them (tools/book/numbering.py);
+  "Edit this page" points at the ``.py`` file of the page's first ``::: annotated_nn.…`` object
+  (or at the generator, for generated pages).
 - ``on_page_content``: fills each object's listing slot with its annotated listing
   (tools/book/listings.py) and a comparison with torch 2.13 (tools/book/panels.py), splits the
   bilingual text into the two languages (tools/book/bilingual.py), then makes repeated ``id``s
   unique.
+- ``on_env``: once every page is rendered, links each chapter reference and ``Note [...]`` to its
+  page and Note (tools/book/numbering.py), then sets the listings aside from the search parser.
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
 - ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.

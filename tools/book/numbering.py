@@ -170,49 +170,59 @@ def number_heading(markdown: str, src_uri: str) -> str:
     return markdown[: match.start(1)] + numbered_title(number, heading, " · ") + markdown[match.end(1) :]
 
 
-def chapter_map(nav_config: list) -> str:
-    """The home page's chapter map, as Markdown in both languages. / 首页的章节地图（双语 Markdown）。"""
-    numbers = table()
-    lines: list[str] = []
+def _markdown_text(title: str) -> str:
+    """A nav title as literal Markdown text (``__call__`` stays as written). / 导航标题作为字面 Markdown 文字。"""
+    return re.sub(r"([\\`*_\[\]])", r"\\\1", title)
 
-    def link(title: str, path: str) -> str:
-        zh, en = _halves(title, " / ")
+
+def chapter_map(nav_config: list) -> str:
+    """The home page's chapter map, as Markdown in both languages. / 首页的章节地图（双语 Markdown）。
+
+    The one-page chapters in columns, then one line per part listing its pages.
+    """
+    numbers = table()
+    chapters: list[str] = []
+    parts: list[str] = []
+
+    def entry(title: str, path: str) -> str:
+        zh, en = (_markdown_text(half) for half in _halves(title, " / "))
         number = numbers[path]
-        if zh == en and not CJK.search(zh):
-            return f"[{numbered_title(number, zh, ' / ')}]({path})"
+        if zh == en and number.zh == number.en:
+            return f"[{number.en} {en}]({path})"
         return f"[{number.zh} {zh}]({path}) / [{number.en} {en}]({path})"
 
-    def walk(items: list, depth: int) -> None:
+    def walk(items: list) -> None:
         for item in items:
             (title, value), = item.items() if isinstance(item, dict) else ((None, item),)
             if isinstance(value, str):
                 if value in numbers:
-                    lines.append(f"- {link(title, value)}")
+                    chapters.append(f"- {entry(title, value)}")
                 continue
-            paths = [v for child in value for v in (child.values() if isinstance(child, dict) else [child])]
-            if all(isinstance(p, str) and p in numbers for p in paths) and len(
-                {numbers[p].chapter for p in paths}
-            ) == 1:
-                chapter = Number(numbers[paths[0]].chapter)
-                zh, en = _halves(title, " / ")
+            pages = [next(iter(child.items())) for child in value if isinstance(child, dict)]
+            if pages and all(isinstance(p, str) and p in numbers and "." in numbers[p].text for _, p in pages):
+                chapter = Number(numbers[pages[0][1]].chapter)
+                zh, en = (_markdown_text(half) for half in _halves(title, " / "))
                 zh_pages = "、".join(
-                    f"[{numbers[p].zh} {_halves(t, ' / ')[0]}]({p})"
-                    for child in value
-                    for t, p in child.items()
+                    f"[{numbers[p].zh} {_markdown_text(_halves(t, ' / ')[0])}]({p})" for t, p in pages
                 )
                 en_pages = ", ".join(
-                    f"[{numbers[p].en} {_halves(t, ' / ')[1]}]({p})"
-                    for child in value
-                    for t, p in child.items()
+                    f"[{numbers[p].en} {_markdown_text(_halves(t, ' / ')[1])}]({p})" for t, p in pages
                 )
-                lines.append(
-                    f"- **{chapter.zh} {zh}**：{zh_pages} / **{chapter.en} {en}**: {en_pages}"
-                )
+                parts.append(f"- **{chapter.zh} {zh}**：{zh_pages} / **{chapter.en} {en}**: {en_pages}")
             else:
-                walk(value, depth + 1)
+                walk(value)
 
-    walk(nav_config, 0)
-    return "\n".join(lines)
+    walk(nav_config)
+    # 中: 单页的各章分栏排列（窄屏自动成一栏）；各部分每部分一行，列出它的各页。
+    # EN: The one-page chapters in columns (one column on a narrow screen); each part on one
+    #     line listing its pages.
+    return (
+        '<div class="book-map" markdown="1" style="column-width: 17em; column-gap: 2em">\n\n'
+        + "\n".join(chapters)
+        + "\n\n</div>\n\n"
+        + "\n".join(parts)
+        + "\n"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
