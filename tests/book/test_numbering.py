@@ -51,7 +51,9 @@ def url_of(src: str) -> str:
 def targets() -> dict[str, str]:
     """Every citable number → the URL it must link to (a part's chapter → its first page)."""
     found = {}
-    for src, number in sorted(NUMBERS.items(), key=lambda i: [int(p) for p in str(i[1]).split(".")]):
+    for src, number in sorted(
+        NUMBERS.items(), key=lambda i: [int(p) for p in str(i[1]).split(".")]
+    ):
         found[str(number)] = url_of(src)
         found.setdefault(str(number).split(".")[0], url_of(src))
     return found
@@ -148,7 +150,9 @@ def unlinked_chapter_references(page_url: str, page_html: str) -> list[str]:
                 landed = {resolves_to(page_url, h)[0] if h else None for h in hrefs}
                 if expected is None or landed != {expected}:
                     context = " ".join(prose[max(0, match.start() - 30) : match.end() + 10].split())
-                    problems.append(f"{match.group(0)!r} → {sorted(map(str, landed))} in …{context}…")
+                    problems.append(
+                        f"{match.group(0)!r} → {sorted(map(str, landed))} in …{context}…"
+                    )
     return problems
 
 
@@ -208,7 +212,9 @@ def nav_paths(nav) -> list[str]:
 def test_numbers_increase_down_the_nav_and_cover_every_story_page():
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
     paths = nav_paths(config["nav"])
-    story = [p for p in paths if p.startswith("chapters/") and not p.startswith("chapters/appendix/")]
+    story = [
+        p for p in paths if p.startswith("chapters/") and not p.startswith("chapters/appendix/")
+    ]
     assert set(story) == set(NUMBERS), set(story) ^ set(NUMBERS)
     keys = [[int(part) for part in str(NUMBERS[p]).split(".")] for p in story]
     assert keys == sorted(keys) and len({tuple(k) for k in keys}) == len(keys), keys
@@ -254,7 +260,9 @@ def test_every_chapter_reference_is_a_link_to_its_chapter(book):
         if rel.startswith(("generated/compare/", "search/")) or rel == "404.html":
             continue
         url = rel[: -len("index.html")]
-        problems += [f"{url}: {p}" for p in unlinked_chapter_references(url, path.read_text("utf-8"))]
+        problems += [
+            f"{url}: {p}" for p in unlinked_chapter_references(url, path.read_text("utf-8"))
+        ]
     assert not problems, "\n".join(problems)
 
 
@@ -328,7 +336,9 @@ def test_the_build_refuses_an_unknown_chapter_and_a_missing_note():
     from tools.book import numbering
 
     linker = numbering._Linker("chapters/a/", {"6": "chapters/b/"}, {"note-x": "chapters/b/"})
-    out = linker.page("<p>第 6 章、第 99 章；Note [X] and Note [Y]</p><pre><code>第 6 章</code></pre>")
+    out = linker.page(
+        "<p>第 6 章、第 99 章；Note [X] and Note [Y]</p><pre><code>第 6 章</code></pre>"
+    )
     assert '<a class="book-chapter-ref" href="../b/">第 6 章</a>' in out
     assert '<a class="book-note-ref" href="../b/#note-x">Note [X]</a>' in out
     assert "<code>第 6 章</code>" in out
@@ -340,7 +350,9 @@ def test_home_page_map_lists_every_numbered_page(book):
     home = book.html("index.html")
     body = article(home)
     for src, number in NUMBERS.items():
-        assert re.search(rf'<a href="{re.escape(url_of(src))}">[^<]*\b{re.escape(str(number))} ', body), src
+        assert re.search(
+            rf'<a href="{re.escape(url_of(src))}">[^<]*\b{re.escape(str(number))} ', body
+        ), src
 
 
 def test_one_language_blocks_are_not_split_again(book):

@@ -103,11 +103,8 @@ def _halves(title: str, separator: str) -> tuple[str, str]:
 def numbered_title(number: Number, title: str, separator: str) -> str:
     """A bilingual title with the number in both halves. / 两种语言都带上编号的标题。"""
     zh, en = _halves(title, separator)
-    if zh == en and not CJK.search(zh):
-        # One title for both languages ("Linear"): one label serves both when it is the same.
-        if number.zh == number.en:
-            return f"{number.en} {en}"
-        return f"{number.zh} {zh}{separator}{number.en} {en}"
+    if zh == en and number.zh == number.en:
+        return f"{number.en} {en}"  # one title and one label for both languages: "18.2 Linear"
     return f"{number.zh} {zh}{separator}{number.en} {en}"
 
 
@@ -145,10 +142,13 @@ def number_nav(nav) -> None:
                 yield from sections(item.children)
 
     for section in sections(nav.items):
-        chapters = {numbers[p.file.src_uri].chapter for p in _pages_of(section) if p.file.src_uri in numbers}
-        parts = [numbers.get(p.file.src_uri) for p in _pages_of(section)]
-        if len(chapters) == 1 and all(n is not None and "." in n.text for n in parts):
-            section.title = numbered_title(Number(chapters.pop()), section.title, " / ")
+        # 中: 一个分节的各页都属于同一章（18.1、18.2……）时，它就是这一章，标题带上章号。
+        # EN: A section whose pages all belong to one chapter (18.1, 18.2, ...) is that chapter.
+        inside = [numbers.get(p.file.src_uri) for p in _pages_of(section)]
+        if inside and all(n is not None and "." in n.text for n in inside):
+            chapters = {n.chapter for n in inside}
+            if len(chapters) == 1:
+                section.title = numbered_title(Number(chapters.pop()), section.title, " / ")
 
 
 H1 = re.compile(r"^# (.+)$", re.M)
@@ -167,7 +167,11 @@ def number_heading(markdown: str, src_uri: str) -> str:
         raise PluginError(
             f"{src_uri}: the title {heading!r} carries a number; numbers come from {TABLE.name}"
         )
-    return markdown[: match.start(1)] + numbered_title(number, heading, " · ") + markdown[match.end(1) :]
+    return (
+        markdown[: match.start(1)]
+        + numbered_title(number, heading, " · ")
+        + markdown[match.end(1) :]
+    )
 
 
 def _markdown_text(title: str) -> str:
@@ -193,22 +197,28 @@ def chapter_map(nav_config: list) -> str:
 
     def walk(items: list) -> None:
         for item in items:
-            (title, value), = item.items() if isinstance(item, dict) else ((None, item),)
+            ((title, value),) = item.items() if isinstance(item, dict) else ((None, item),)
             if isinstance(value, str):
                 if value in numbers:
                     chapters.append(f"- {entry(title, value)}")
                 continue
             pages = [next(iter(child.items())) for child in value if isinstance(child, dict)]
-            if pages and all(isinstance(p, str) and p in numbers and "." in numbers[p].text for _, p in pages):
+            if pages and all(
+                isinstance(p, str) and p in numbers and "." in numbers[p].text for _, p in pages
+            ):
                 chapter = Number(numbers[pages[0][1]].chapter)
                 zh, en = (_markdown_text(half) for half in _halves(title, " / "))
                 zh_pages = "、".join(
-                    f"[{numbers[p].zh} {_markdown_text(_halves(t, ' / ')[0])}]({p})" for t, p in pages
+                    f"[{numbers[p].zh} {_markdown_text(_halves(t, ' / ')[0])}]({p})"
+                    for t, p in pages
                 )
                 en_pages = ", ".join(
-                    f"[{numbers[p].en} {_markdown_text(_halves(t, ' / ')[1])}]({p})" for t, p in pages
+                    f"[{numbers[p].en} {_markdown_text(_halves(t, ' / ')[1])}]({p})"
+                    for t, p in pages
                 )
-                parts.append(f"- **{chapter.zh} {zh}**：{zh_pages} / **{chapter.en} {en}**: {en_pages}")
+                parts.append(
+                    f"- **{chapter.zh} {zh}**：{zh_pages} / **{chapter.en} {en}**: {en_pages}"
+                )
             else:
                 walk(value)
 
@@ -349,7 +359,8 @@ class _Linker:
         ):
             for match in matches:
                 start = match.start()
-                if _inside(skipped, start) or content.rfind("<", 0, start) > content.rfind(">", 0, start):
+                in_tag = content.rfind("<", 0, start) > content.rfind(">", 0, start)
+                if in_tag or _inside(skipped, start):
                     continue
                 if match.re is NOTE_REFERENCE and _inside(titles, start):
                     continue  # a Note's own title
