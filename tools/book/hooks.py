@@ -35,6 +35,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -277,7 +278,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
     markdown = numbering.number_heading(markdown, page.file.src_uri)
     if CHAPTER_MAP in markdown:
-        markdown = markdown.replace(CHAPTER_MAP, numbering.chapter_map(config["nav"]))
+        chapter_map = numbering.chapter_map(
+            config["nav"],
+            lambda path: get_relative_url(files.get_file_from_path(path).url, page.url),
+        )
+        markdown = markdown.replace(CHAPTER_MAP, chapter_map)
     base = _state.get("edit_base")
     if base is None:
         return markdown

@@ -179,28 +179,29 @@ def _markdown_text(title: str) -> str:
     return re.sub(r"([\\`*_\[\]])", r"\\\1", title)
 
 
-def chapter_map(nav_config: list) -> str:
-    """The home page's chapter map, as Markdown in both languages. / 首页的章节地图（双语 Markdown）。
+def chapter_map(nav_config: list, href) -> str:
+    """The home page's chapter map, in both languages. / 首页的章节地图（双语）。
 
-    The one-page chapters in columns, then one line per part listing its pages.
+    The one-page chapters as an HTML list in columns (``href`` gives a page path's URL from the
+    home page), then one Markdown line per part listing its pages.
     """
     numbers = table()
     chapters: list[str] = []
     parts: list[str] = []
 
     def entry(title: str, path: str) -> str:
-        zh, en = (_markdown_text(half) for half in _halves(title, " / "))
-        number = numbers[path]
+        zh, en = (html.escape(half) for half in _halves(title, " / "))
+        number, url = numbers[path], href(path)
         if zh == en and number.zh == number.en:
-            return f"[{number.en} {en}]({path})"
-        return f"[{number.zh} {zh}]({path}) / [{number.en} {en}]({path})"
+            return f'<a href="{url}">{number.en} {en}</a>'
+        return f'<a href="{url}">{number.zh} {zh}</a> / <a href="{url}">{number.en} {en}</a>'
 
     def walk(items: list) -> None:
         for item in items:
             ((title, value),) = item.items() if isinstance(item, dict) else ((None, item),)
             if isinstance(value, str):
                 if value in numbers:
-                    chapters.append(f"- {entry(title, value)}")
+                    chapters.append(f"<li>{entry(title, value)}</li>")
                 continue
             pages = [next(iter(child.items())) for child in value if isinstance(child, dict)]
             if pages and all(
@@ -227,9 +228,9 @@ def chapter_map(nav_config: list) -> str:
     # EN: The one-page chapters in columns (one column on a narrow screen); each part on one
     #     line listing its pages.
     return (
-        '<div class="book-map" markdown="1" style="column-width: 17em; column-gap: 2em">\n\n'
+        '<ul class="book-map" style="columns: 17em; column-gap: 2em; margin-top: 0">\n'
         + "\n".join(chapters)
-        + "\n\n</div>\n\n"
+        + "\n</ul>\n\n"
         + "\n".join(parts)
         + "\n"
     )
