@@ -99,7 +99,7 @@ def test_language_choice_follows_navigation_and_reload(page, server, screenshots
     page.wait_for_load_state("networkidle")
     assert lang(page) == "en"
     # The window title is in the chosen language too.
-    assert page.title() == "__call__ and forward hooks - annotated_nn · torch.nn, annotated"
+    assert page.title() == "6 __call__ and forward hooks - annotated_nn · torch.nn, annotated"
     # Back to Chinese with the header button; the choice is remembered too.
     page.locator(".book-lang-toggle").click()
     assert lang(page) == "zh"

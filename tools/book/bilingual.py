@@ -10,6 +10,8 @@ shows only the reader's language (``<html data-book-lang>``, set by docs/assets/
 - ``split_elements``: an element whose text reads ``English / 中文`` or ``中文 / English`` (the
   cut falls at the `` / `` with Chinese on one side only; inline code does not count) gets its
   two halves wrapped. Headings, nav titles and table-of-contents entries may also use `` · ``.
+  An element inside a block that is already one language's (a tab's block, a listing's note) is
+  left whole: its slashes are that language's own ("`# 中:` / `# EN:`" in English prose).
 - ``theme_strings``: Material's own interface words (目录, 上一页 ...) get Material's own English
   translation beside them.
 - ``join_chinese_lines``: a line break of the Markdown source between two Chinese characters is
@@ -164,6 +166,14 @@ def _wrap(fragment: str, separators: tuple[str, ...]) -> str:
     )
 
 
+LANGUAGE_BLOCK = re.compile(r'<div class="book-(?:zh|en)"[^>]*>')
+
+
+def language_blocks(page: str) -> list[tuple[int, int]]:
+    """Spans of the page's one-language ``div`` blocks. / 页面中单一语言的 div 块所占的范围。"""
+    return [(m.start(), _closing_div(page, m.start())) for m in LANGUAGE_BLOCK.finditer(page)]
+
+
 def split_elements(
     page: str,
     tags: tuple[str, ...],
@@ -173,15 +183,28 @@ def split_elements(
     """Split the text of every element of the given tags (and class). / 拆分给定标签（及类名）的每个元素的文字。"""
     attributes = rf'[^>]*class="{css_class}"[^>]*' if css_class else r"[^>]*"
     pattern = re.compile(rf"(<({'|'.join(tags)})\b{attributes}>)(.*?)(</\2>)", re.S)
+    blocks: list[tuple[int, int]] | None = None
 
     def replace(match: re.Match) -> str:
+        nonlocal blocks
         inner = match.group(3)
         if 'class="book-zh"' in inner or "book-listing" in inner:
             return match.group(0)
         # A heading's permalink anchor stays outside the halves.
         anchor = re.search(r'<a class="headerlink"[^>]*>.*?</a>\s*$', inner, re.S)
         body, link = (inner[: anchor.start()], inner[anchor.start() :]) if anchor else (inner, "")
-        return match.group(1) + _wrap(body, separators) + link + match.group(4)
+        wrapped = _wrap(body, separators)
+        if wrapped != body:
+            # 中: 已经属于一种语言的块（“中文”/“English”标签页、清单的注释）里的文字只有一种语言，
+            #     不再拆分：英文里写着 “`# 中:` / `# EN:`” 时，这个斜杠不是语言的分界。
+            # EN: Text inside a block that is already one language's (a 中文 / English tab, a
+            #     listing's note) is in that language only and is not split again: where English
+            #     writes "`# 中:` / `# EN:`", that slash is no language boundary.
+            if blocks is None:
+                blocks = language_blocks(page)
+            if any(start <= match.start() < end for start, end in blocks):
+                return match.group(0)
+        return match.group(1) + wrapped + link + match.group(4)
 
     return pattern.sub(replace, page)
 

@@ -4,12 +4,16 @@
   current code); it runs while mkdocs renders the chapters. ``on_files`` adds its pages and
   diagrams as virtual files, whose content is read when needed; ``on_env`` fills in the diagrams
   before mkdocs copies them. Nothing is written to docs/.
-- ``on_page_markdown``: points "Edit this page" at the ``.py`` file of the page's first
-  ``::: annotated_nn.…`` object (or at the generator, for generated pages).
+- ``on_nav`` / ``on_page_markdown``: the numbers of tools/book/numbers.yml go into the nav titles
+  and the page's H1, and the home page's chapter map is drawn from them (tools/book/numbering.py);
+  "Edit this page" points at the ``.py`` file of the page's first ``::: annotated_nn.…`` object
+  (or at the generator, for generated pages).
 - ``on_page_content``: fills each object's listing slot with its annotated listing
   (tools/book/listings.py) and a comparison with torch 2.13 (tools/book/panels.py), splits the
   bilingual text into the two languages (tools/book/bilingual.py), then makes repeated ``id``s
   unique.
+- ``on_env``: once every page is rendered, links each chapter reference and ``Note [...]`` to its
+  page and Note (tools/book/numbering.py), then sets the listings aside from the search parser.
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
 - ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
@@ -31,6 +35,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -40,6 +45,7 @@ if str(HERE) not in sys.path:
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
 import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
+import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
 log = logging.getLogger("mkdocs.hooks.book")
@@ -223,6 +229,10 @@ def on_env(env, config, files, **kwargs):
         file = files.get_file_from_path(src_uri)
         if file is not None:
             file._content = output[src_uri]
+    # 中: 编号与 Note 的链接要看到所有页面（引用可以跨页），所以在这里、清单放到一旁之前做。
+    # EN: Chapter and Note links need every page (references cross pages): done here, before
+    #     the listings are set aside.
+    numbering.link_pages(files)
     _set_listings_aside(files)
     return env
 
@@ -255,8 +265,24 @@ def _set_listings_aside(files) -> None:
         page.content = LISTING_SECTION.sub(stand_in, page.content)
 
 
+def on_nav(nav, config, files, **kwargs):
+    """Numbers in the navigation (tools/book/numbers.yml). / 导航中的编号。"""
+    numbering.number_nav(nav)
+    return nav
+
+
+CHAPTER_MAP = "<!-- book:chapter-map -->"
+
+
 def on_page_markdown(markdown, page, config, files, **kwargs):
-    """Point "Edit this page" at the code shown, for API and generated pages. / 让 API 页与生成页的“编辑此页”指向所展示的代码。"""
+    """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
+    markdown = numbering.number_heading(markdown, page.file.src_uri)
+    if CHAPTER_MAP in markdown:
+        chapter_map = numbering.chapter_map(
+            config["nav"],
+            lambda path: get_relative_url(files.get_file_from_path(path).url, page.url),
+        )
+        markdown = markdown.replace(CHAPTER_MAP, chapter_map)
     base = _state.get("edit_base")
     if base is None:
         return markdown
@@ -290,6 +316,8 @@ def _relative(page, target: str) -> str:
 def _listing_and_comparison(match: re.Match, page) -> str:
     """The listing of one slot, followed by its comparison panel. / 一个槽位的代码清单及其后的对照面板。"""
     dotted, module, path = match.group(1), match.group(2), match.group(3)
+    # A slot written by hand in a page (the home page's sample) names its file from the root.
+    path = str(ROOT / path)
     qualname = dotted[len(module) + 1 :]
     listing = listings.listing_html(path, module, qualname, dotted)
     found = panels.compare(dotted, path, qualname)
