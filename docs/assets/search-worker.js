@@ -105,20 +105,22 @@ function segment(run) {
   return out;
 }
 
-/* The words of a query: {term, prefix}. Latin words and Chinese words of two or more characters
- * also match longer index words (typing "hoo" finds "hook"); a single Chinese character only
- * itself. */
+/* The words of a query: {term, prefix, typed}. Latin words and Chinese words of two or more
+ * characters also match longer index words (typing "hoo" finds "hook"); a single Chinese
+ * character only itself. `typed` is the word or Chinese run as the reader wrote it: the key under
+ * which Material reports it found or missing, and highlights it on the page opened. */
 function parse(raw) {
   var words = [];
   var seen = new Set();
   var text = raw.toLowerCase();
   TOKEN.lastIndex = 0;
   for (var m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
-    var parts = HAN.test(m[0]) ? segment(m[0]) : [m[0]];
+    var typed = m[0];
+    var parts = HAN.test(typed) ? segment(typed) : [typed];
     parts.forEach(function (part) {
       if (seen.has(part)) return;
       seen.add(part);
-      words.push({ term: part, prefix: !(HAN.test(part) && part.length === 1) });
+      words.push({ term: part, prefix: !(HAN.test(part) && part.length === 1), typed: typed });
     });
   }
   return words;
@@ -212,7 +214,9 @@ function search(raw) {
     var metadata = hit.matchData.metadata;
     var terms = Object.keys(metadata);
     var found = {};
-    words.forEach(function (word) { found[word.term] = wordFound(word, terms); });
+    words.forEach(function (word) {
+      found[word.typed] = found[word.typed] !== false && wordFound(word, terms);
+    });
     var positions = { title: [], text: [] };
     terms.forEach(function (term) {
       ["title", "text"].forEach(function (field) {
@@ -222,7 +226,8 @@ function search(raw) {
     var titleSpans = places(doc.title, positions.title);
     var textSpans = places(doc.text, positions.text);
     /* An object named exactly as typed (Conv2d._conv_forward) comes first. */
-    var exact = doc.title.replace(ZWSP, "").toLowerCase() === typed;
+    var title = doc.title.replace(ZWSP, "").toLowerCase();
+    var exact = title === typed || title.split(" ")[0] === typed;
     return {
       location: doc.location,
       title: marked(doc.title, titleSpans, 0, doc.title.length),

@@ -191,14 +191,17 @@ def api_titles(docs: list[dict]) -> None:
         if not anchor.startswith("annotated_"):
             continue
         found = owner_and_name(anchor)
-        if found is None or MARKS.sub("", doc["title"]).strip() != anchor.rsplit(".", 1)[-1]:
+        # The heading: the object's name, then mkdocstrings' labels (staticmethod, property ...).
+        name, _, labels = MARKS.sub("", doc["title"]).strip().partition(" ")
+        if found is None or name != anchor.rsplit(".", 1)[-1]:
             continue
-        named.append((doc, found))
+        named.append((doc, found, labels))
     count: dict[str, int] = {}
-    for _doc, (_module, qualname) in named:
+    for _doc, (_module, qualname), _labels in named:
         count[qualname] = count.get(qualname, 0) + 1
-    for doc, (module, qualname) in named:
-        doc["title"] = qualname if count[qualname] == 1 else module.rsplit(".", 1)[-1] + "." + qualname
+    for doc, (module, qualname), labels in named:
+        title = qualname if count[qualname] == 1 else module.rsplit(".", 1)[-1] + "." + qualname
+        doc["title"] = f"{title} {labels}".strip()
 
 
 def entry_in(doc: dict, language: str) -> dict:
@@ -221,7 +224,7 @@ def entry_in(doc: dict, language: str) -> dict:
     title = title_half(doc["title"], language)
     # 中: 去掉 HTML 标签与实体：结果摘要只显示纯文字（search-worker.js 负责转义）。
     # EN: Tags and entities removed: a result shows plain text (search-worker.js escapes it).
-    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", INLINE_TAG.sub("", text)))
     title = html.unescape(re.sub(r"<[^>]+>", "", title))
     if language == "en":
         # 中: 英文读者看不到的中文（词汇表的中文列、引用的中文题名）不进英文索引。
@@ -235,6 +238,10 @@ def entry_in(doc: dict, language: str) -> dict:
     title = re.sub(r"\s+", " ", title).strip("\u200b ")
     return {"location": doc["location"], "title": title, "text": text}
 
+
+# Tags the search plugin keeps inside a line of text: removed without a space, so that
+# "(<code>x</code>)" reads "(x)".
+INLINE_TAG = re.compile(r"</?(?:code|sub|sup)>")
 
 INDEX_FILES = {"zh": "search_index.json", "en": "search_index.en.json"}
 
