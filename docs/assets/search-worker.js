@@ -66,7 +66,7 @@ function install(data) {
   var docs = data.docs;
   var builder = new lunr.Builder();
   builder.ref("location");
-  builder.field("title", { boost: 10 });
+  builder.field("title", { boost: 100 });
   builder.field("text");
   builder.metadataWhitelist = ["position"];
   builder.tokenizer = tokenize;
@@ -225,14 +225,16 @@ function search(raw) {
     });
     var titleSpans = places(doc.title, positions.title);
     var textSpans = places(doc.text, positions.text);
-    /* An object named exactly as typed (Conv2d._conv_forward) comes first. */
+    /* A page counts more than one of its sections (as in Material's search), and an object
+     * named exactly as typed (Conv2d._conv_forward) more than anything. */
     var title = doc.title.replace(ZWSP, "").toLowerCase();
     var exact = title === typed || title.split(" ")[0] === typed;
+    var weight = exact ? 10 : doc.location.indexOf("#") < 0 ? 2.5 : 1;
     return {
       location: doc.location,
       title: marked(doc.title, titleSpans, 0, doc.title.length),
       text: teaser(doc.text, textSpans),
-      score: hit.score * (exact ? 10 : 1),
+      score: hit.score * weight,
       terms: found
     };
   }).sort(function (a, b) { return b.score - a.score; });
