@@ -193,6 +193,10 @@ function teaser(value, spans) {
     if (space > from - 20 && space < first) from = space + 1;
   }
   var to = Math.min(value.length, from + TEASER);
+  if (to < value.length) {
+    var end = value.lastIndexOf(" ", to);
+    if (end > to - 30 && end > from) to = end;
+  }
   var body = marked(value, spans, from, to);
   return "<p>" + (from > 0 ? "… " : "") + body + (to < value.length ? " …" : "") + "</p>";
 }
