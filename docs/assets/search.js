@@ -9,7 +9,8 @@
  *   language. (Should Material fetch it some other way, the worker notices the language of what
  *   it was given and fetches the right file itself.)
  * - When the reader switches languages (<html data-book-lang>, docs/assets/lang.js), the worker
- *   loads the other index and answers the last query again.
+ *   loads the other index and answers the last query again, and Material's own words in the
+ *   results ("3 more on this page") follow.
  * - Material runs a query on keyup only. Typing through an input method (Chinese pinyin, say)
  *   or pasting may end without one: a query also runs on input and when a composition ends,
  *   and not on the keyups in the middle of a composition (they would search the pinyin).
@@ -36,6 +37,21 @@
   config.search = worker.href;
   node.textContent = JSON.stringify(config);
 
+  /* Material parses this configuration once, when its bundle starts, and keeps its words
+   * ("3 more on this page") there: keep a hold of that object to give it the other language's
+   * words when the reader switches (tools/book/overrides/main.html puts both sets in). */
+  var material = null;
+  var parse = JSON.parse;
+  var text = node.textContent;
+  JSON.parse = function (value) {
+    var out = parse.apply(JSON, arguments);
+    if (value === text) {
+      material = out;
+      JSON.parse = parse;
+    }
+    return out;
+  };
+
   var open = XMLHttpRequest.prototype.open;
   XMLHttpRequest.prototype.open = function (method, url) {
     var args = Array.prototype.slice.call(arguments);
@@ -50,6 +66,9 @@
     new MutationObserver(function () {
       if (language() === shown) return;
       shown = language();
+      var words = config.book_translations && config.book_translations[shown];
+      if (material && material.translations && words)
+        for (var key in words) material.translations[key] = words[key];
       channel.postMessage({ id: id, lang: shown });
     }).observe(root, { attributes: true, attributeFilter: ["data-book-lang"] });
   }

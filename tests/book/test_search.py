@@ -214,10 +214,10 @@ def test_switching_language_switches_the_results(page, server):
     search(page, "state_dict")
     assert CJK.search(results_text(page))
     page.evaluate("document.querySelector('.book-lang-toggle').click()")
-    # Titles and teasers; Material's own words ("2 more on this page") are read once, at load.
+    # Titles, teasers and Material's own words ("2 more on this page", the count above).
     page.wait_for_function(
         "(() => { const t = [...document.querySelectorAll("
-        "'.md-search-result__item h1, .md-search-result__item h2, .md-search-result__item p')]"
+        "'.md-search-result__item, .md-search-result__meta')]"
         ".map(e => e.textContent).join(''); return t && !/[\\u4e00-\\u9fff]/.test(t); })()",
         timeout=30000,
     )
