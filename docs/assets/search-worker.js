@@ -229,11 +229,15 @@ function search(raw) {
     });
     var titleSpans = places(doc.title, positions.title);
     var textSpans = places(doc.text, positions.text);
-    /* A page counts more than one of its sections (as in Material's search), and an object
-     * named exactly as typed (Conv2d._conv_forward) more than anything. */
+    /* A page counts more than one of its sections (as in Material's search), an object of the
+     * name typed (state_dict: Module.state_dict, Optimizer.state_dict ...) more, and the object
+     * named exactly as typed (Conv2d._conv_forward) most. */
     var title = doc.title.replace(ZWSP, "").toLowerCase();
-    var exact = title === typed || title.split(" ")[0] === typed;
-    var weight = exact ? 10 : doc.location.indexOf("#") < 0 ? 2.5 : 1;
+    var api = doc.location.indexOf("#annotated_") >= 0;
+    var name = api ? title.split(" ")[0] : title;  /* without "staticmethod" and such */
+    var weight = name === typed ? 10
+      : api && name.slice(-typed.length - 1) === "." + typed ? 5
+      : doc.location.indexOf("#") < 0 ? 2.5 : 1;
     return {
       location: doc.location,
       title: marked(doc.title, titleSpans, 0, doc.title.length),
