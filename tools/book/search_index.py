@@ -204,6 +204,10 @@ def api_titles(docs: list[dict]) -> None:
         doc["title"] = f"{title} {labels}".strip()
 
 
+# Tags the search plugin keeps inside a line of text: removed without a space, so that
+# "(<code>x</code>)" reads "(x)".
+INLINE_TAG = re.compile(r"</?(?:code|sub|sup)>")
+
 def entry_in(doc: dict, language: str) -> dict:
     """One entry of the index in one language. / 一种语言的一个索引条目。"""
     text = doc["text"]
@@ -238,10 +242,6 @@ def entry_in(doc: dict, language: str) -> dict:
     title = re.sub(r"\s+", " ", title).strip("\u200b ")
     return {"location": doc["location"], "title": title, "text": text}
 
-
-# Tags the search plugin keeps inside a line of text: removed without a space, so that
-# "(<code>x</code>)" reads "(x)".
-INLINE_TAG = re.compile(r"</?(?:code|sub|sup)>")
 
 INDEX_FILES = {"zh": "search_index.json", "en": "search_index.en.json"}
 
