@@ -36,8 +36,7 @@ MARKS = re.compile(f"[{ZH_OPEN}{ZH_CLOSE}{EN_OPEN}{EN_CLOSE}]")
 
 TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b([^>]*)>|<!--.*?-->", re.S)
 LANGUAGE_CLASS = re.compile(r'\bclass="(?:[^"]*\s)?book-(zh|en)(?:\s[^"]*)?"')
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr", "param"}
+VOID = set("area base br col embed hr img input link meta param source track wbr".split())
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 CJK_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u200b]+")
 
@@ -207,6 +206,7 @@ def api_titles(docs: list[dict]) -> None:
 # Tags the search plugin keeps inside a line of text: removed without a space, so that
 # "(<code>x</code>)" reads "(x)".
 INLINE_TAG = re.compile(r"</?(?:code|sub|sup)>")
+
 
 def entry_in(doc: dict, language: str) -> dict:
     """One entry of the index in one language. / 一种语言的一个索引条目。"""
