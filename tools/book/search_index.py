@@ -33,6 +33,7 @@ ZH_OPEN, ZH_CLOSE, EN_OPEN, EN_CLOSE = "\ue0a0", "\ue0a1", "\ue0a2", "\ue0a3"
 OPENS = {ZH_OPEN: "zh", EN_OPEN: "en"}
 CLOSES = {ZH_CLOSE: "zh", EN_CLOSE: "en"}
 MARKS = re.compile(f"[{ZH_OPEN}{ZH_CLOSE}{EN_OPEN}{EN_CLOSE}]")
+MARK_SPLIT = re.compile(f"([{ZH_OPEN}{ZH_CLOSE}{EN_OPEN}{EN_CLOSE}])")
 
 TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b([^>]*)>|<!--.*?-->", re.S)
 LANGUAGE_CLASS = re.compile(r'\bclass="(?:[^"]*\s)?book-(zh|en)(?:\s[^"]*)?"')
@@ -95,24 +96,23 @@ def language_half(value: str, language: str) -> str:
     A section may start or end inside a half (the parser cuts at headings): a close mark with no
     open mark before it means the string starts inside that half.
     """
+    pieces = MARK_SPLIT.split(value)
     starting, depth = [], []
-    for char in value:
-        if char in OPENS:
-            depth.append(OPENS[char])
-        elif char in CLOSES:
-            if depth:
-                depth.pop()
-            else:
-                starting.insert(0, CLOSES[char])
-    stack, kept = starting, []
-    for char in value:
-        if char in OPENS:
-            stack.append(OPENS[char])
-        elif char in CLOSES:
-            if stack:
-                stack.pop()
-        elif all(item == language for item in stack):
-            kept.append(char)
+    for piece in pieces[1::2]:
+        if piece in OPENS:
+            depth.append(OPENS[piece])
+        elif depth:
+            depth.pop()
+        else:
+            starting.insert(0, CLOSES[piece])
+    stack, kept = starting, [pieces[0]] if all(item == language for item in starting) else []
+    for mark, text in zip(pieces[1::2], pieces[2::2]):
+        if mark in OPENS:
+            stack.append(OPENS[mark])
+        elif stack:
+            stack.pop()
+        if all(item == language for item in stack):
+            kept.append(text)
     return "".join(kept)
 
 
