@@ -1,6 +1,6 @@
 /*
- * The book's reader-side scripts: the language switch (中文 / English), the PyTorch comparison
- * panels, and Chinese word segmentation of search queries.
+ * The book's reader-side scripts: the language switch (中文 / English) and the PyTorch comparison
+ * panels. Search in the reader's language: docs/assets/search.js and search-worker.js.
  *
  * Language. One choice for the whole site, kept in localStorage "book-lang" ("zh" or "en"),
  * 中文 on a first visit. It is mirrored on <html data-book-lang>, which docs/assets/book.css uses
@@ -105,79 +105,9 @@
       });
   }, true);
 
-  /*
-   * Search. The index was built with jieba's words separated by U+200B (mkdocs.yml); a Chinese
-   * query typed without spaces is one long term that matches nothing, or only its first word. The
-   * build writes the index's Chinese vocabulary (search/book-words.json); here a query is cut into
-   * the longest known words, and each becomes a required term (+word*), so 注册缓冲区 finds the
-   * pages that contain both 注册 and 缓冲区. Material reads the input's value: the getter is
-   * wrapped so the reader still sees what they typed.
-   */
-  var words = null;
-  var longest = 1;
-  var CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
-
-  function loadWords() {
-    if (words) return;
-    words = {};
-    var config = document.getElementById("__config");
-    var root = config ? JSON.parse(config.textContent).base : ".";
-    fetch(new URL(root + "/search/book-words.json", location.href))
-      .then(function (response) { return response.json(); })
-      .then(function (list) {
-        list.forEach(function (word) {
-          words[word] = true;
-          if (word.length > longest) longest = word.length;
-        });
-      })
-      .catch(function () { /* plain search without segmentation */ });
-  }
-
-  function segment(run) {
-    var out = [];
-    var i = 0;
-    while (i < run.length) {
-      var size = Math.min(longest, run.length - i);
-      while (size > 1 && !words[run.substr(i, size)]) size--;
-      out.push(run.substr(i, size));
-      i += size;
-    }
-    return out;
-  }
-
-  /*
-   * Material's search worker then cuts every Chinese run once more, against the index's terms,
-   * and its cut never keeps a run whole: 缓冲区 becomes 缓冲 as soon as 缓冲 is an index term
-   * somewhere, and 缓冲 alone no longer matches the pages that have 缓冲区. A trailing wildcard
-   * survives that cut (缓冲区* becomes 缓冲*, which matches 缓冲区), so every word gets one.
-   */
-  function rewrite(query) {
-    if (!words || !CJK_RUN.test(query)) return query;
-    CJK_RUN.lastIndex = 0;
-    return query.replace(CJK_RUN, function (run) {
-      var parts = segment(run);
-      if (parts.length < 2) return words[run] ? run + "*" : run;
-      return parts.map(function (part) { return "+" + part + "*"; }).join(" ");
-    });
-  }
-
-  function wrapSearch() {
-    var input = document.querySelector("input[data-md-component=search-query]");
-    if (!input || input.__bookWrapped) return;
-    var native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
-    Object.defineProperty(input, "value", {
-      configurable: true,
-      get: function () { return rewrite(native.get.call(this)); },
-      set: function (value) { native.set.call(this, value); }
-    });
-    input.__bookWrapped = true;
-    input.addEventListener("focus", loadWords);
-  }
-
   function init() {
     document.documentElement.removeAttribute("data-book-title");
     addButton();
-    wrapSearch();
     show(stored());
   }
 

@@ -212,7 +212,7 @@ def search(page, server, query, wait_for_words=False):
     box = page.locator("input.md-search__input")
     box.click()
     if wait_for_words:
-        # Focusing the box loads the index's word list (docs/assets/lang.js).
+        # The search worker builds the index of the reader's language (docs/assets/search-worker.js).
         page.wait_for_load_state("networkidle")
     results = page.locator(".md-search-result__item a")
     for _attempt in range(8):
@@ -333,7 +333,7 @@ def test_mobile_drawer_opens_the_chapters(browser, server, screenshots):
 
 
 def test_single_chinese_word_is_not_cut_short(page, server):
-    """缓冲区 finds the buffer chapter although 缓冲 alone is also an index term (lang.js adds *)."""
+    """缓冲区 finds the buffer chapter although 缓冲 alone is also an index term (search-worker.js)."""
     results = search(page, server, "缓冲区", wait_for_words=True)
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("01-parameter-and-buffer" in (h or "") for h in hrefs), hrefs[:20]

@@ -301,7 +301,6 @@ SLOT = re.compile(
     r'<div class="book-listing-slot" data-book-object="([^"]+)" data-book-module="([^"]+)"'
     r' data-book-file="([^"]+)"></div>'
 )
-CJK_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 COMPARE_DIR = "generated/compare"
 CODE_BLOCK = re.compile(r'<div class="(?:language-\w+ )?(?:doc-signature )?highlight"(?: [^>]*)?>')
 TEXT_TAGS = ("small", "p", "td", "th", "li", "dt", "dd", "figcaption", "summary", "caption")
@@ -416,91 +415,12 @@ def on_post_page(output, page, config, **kwargs):
     return head + "<body" + fixed[0] + body[start:end] + fixed[1]
 
 
-# The Google-section label mkdocstrings renders in both languages, e.g. "参数：Parameters:".
-SECTION_TABLE = re.compile(
-    "\u200b?(?:参数|返回|引发|示例|产生|属性)\u200b?："
-    "(?:Parameters|Returns|Raises|Examples|Yields|Attributes):"
-)
-
-
-# A run of search separators (U+200B from jieba, whitespace, the Chinese punctuation mkdocs.yml
-# names) holding at least one real whitespace or punctuation mark.
-SEPARATOR_RUN = re.compile(r"[\s\u200b]*([\s，。、：；（）！？])[\s\u200b]*")
-
-
-def _one_separator(run: re.Match) -> str:
-    """What a run of search separators becomes. / 一段搜索分隔符留下什么。"""
-    kept = run.group(1)
-    return " " if kept.isspace() else kept
-
-
-def _is_private_api_entry(location: str) -> bool:
-    """Whether a search entry is a private object's or a special method's section. / 搜索条目是否属于私有对象或特殊方法的小节。"""
-    if "#annotated_" not in location:
-        return False
-    parts = location.split("#", 1)[1].split(".")
-    # 中: 单下划线开头的部分（私有对象），以及特殊方法（`__init__`、`__repr__` 等）本身。
-    # EN: A part with one leading underscore (a private object), or a special method itself
-    #     (`__init__`, `__repr__` and so on).
-    return any(part.startswith("_") and not part.startswith("__") for part in parts) or (
-        parts[-1].startswith("__") and parts[-1].endswith("__")
-    )
-
-
 def on_post_build(config, **kwargs):
     """Write the comparison fragments. / 写出对照片段文件。"""
     folder = Path(config["site_dir"]) / COMPARE_DIR
     folder.mkdir(parents=True, exist_ok=True)
     for name, fragment in _state.get("fragments", {}).items():
         (folder / name).write_text(fragment, encoding="utf-8")
-    # 中: 搜索索引中的全部中文词（jieba 在构建时切好、以 U+200B 分隔），供浏览器切分查询（lang.js）。
-    # EN: Every Chinese word of the search index (cut by jieba at build time, separated by U+200B),
-    # EN: for lang.js to cut a query into the same words in the browser.
-    index = Path(config["site_dir"]) / "search" / "search_index.json"
-    if index.is_file():
-        data = json.loads(index.read_text(encoding="utf-8"))
-        docs = data["docs"]
-        # 中: 索引瘦身：去掉 HTML 标签（结果摘要本来就显示纯文字即可），按 UTF-8 写出而不是 \uXXXX
-        # 中: 转义（每个汉字 3 字节而不是 6 字节）。首次搜索时浏览器要下载整个索引。
-        # EN: A lighter index: tags removed (a plain-text snippet is enough) and UTF-8 instead of
-        # EN: \uXXXX escapes (3 bytes per Chinese character, not 6). The browser downloads it whole.
-        for doc in docs:
-            # 中: 私有对象与特殊方法（共六百多个）只留摘要那一段：标题仍可搜到，说明在书页上读；
-            #     否则它们占索引的一成以上。
-            # EN: Private objects and special methods (over six hundred) keep only their summary
-            #     paragraph: the title stays searchable and the rest is read on the page;
-            #     otherwise they take more than a tenth of the index.
-            if _is_private_api_entry(doc["location"]):
-                first = re.match(r"\s*<p>.*?</p>", doc["text"], re.S)
-                doc["text"] = first.group(0) if first else doc["text"]
-            doc["text"] = re.sub(r"\s{2,}", " ", re.sub(r"<[^>]+>", " ", doc["text"])).strip()
-            # 中: API 条目只留摘要与正文：参数、返回值、异常、示例的表格在书页上看，不进索引
-            #     （它们占了索引的近四分之一；对象名仍可由标题搜到，参数名大多也出现在正文里）。
-            # EN: API entries keep their summary and prose only: the tables of parameters,
-            #     returns, exceptions and examples are read on the page, not indexed (they were
-            #     nearly a quarter of the index; object names stay findable through titles,
-            #     and most parameter names appear in the prose too).
-            if "#annotated_" in doc["location"]:
-                doc["text"] = SECTION_TABLE.split(doc["text"], maxsplit=1)[0].rstrip()
-            # 中: jieba 在每个中文词两侧插入 U+200B（3 字节）；紧挨空白或中文标点的那些是多余的：
-            #     它们本身已是分隔符（见 mkdocs.yml 的 separator），搜索切出的词不变。一段分隔符
-            #     只留其中的空白（变成一个空格）或标点，省下约 7% 的索引。
-            # EN: jieba puts U+200B (3 bytes) on both sides of every Chinese word; those next to
-            #     whitespace or Chinese punctuation are redundant: those already separate (see
-            #     the separator in mkdocs.yml), and search cuts the same words. A run of
-            #     separators keeps only its whitespace (as one space) or punctuation mark, about
-            #     7% of the index.
-            doc["text"] = SEPARATOR_RUN.sub(_one_separator, doc["text"]).strip("\u200b ")
-        index.write_text(
-            json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
-        )
-        words = set()
-        for doc in docs:
-            for token in re.split(r"[\s\u200b]+", doc["title"] + " " + doc["text"]):
-                words.update(w for w in CJK_WORD.findall(token) if len(w) > 1)
-        (index.parent / "book-words.json").write_text(
-            json.dumps(sorted(words), ensure_ascii=False), encoding="utf-8"
-        )
 
 
 def on_serve(server, config, builder, **kwargs):
