@@ -143,8 +143,9 @@ class Adagrad(Optimizer):
 
         注意两个与 torch 一致的细节：`initial_accumulator_value` 只取构造函数的值
         （构造时用参数本身，之后补建状态时用 `defaults` 里的值），参数组里单独给的值
-        不起作用；`fused=True` 时的设备与类型检查推迟到第一次 `step()`，而且只检查第一个有
-        梯度的参数。
+        不起作用；`fused=True` 时构造函数收到的参数不检查设备与类型，检查推迟到第一次
+        `step()`，只查第一个有梯度的参数——但之后加入、在 `step()` 里才补建状态的参数，
+        补建时各自再检查一次。
 
         `fused=True` 调用 torch 的融合内核（CPU 与 CUDA 上都有），不支持稀疏梯度与复数参数。
         fused 优化器还带有 `_step_supports_amp_scaling = True`：`GradScaler` 据此把
@@ -160,8 +161,10 @@ class Adagrad(Optimizer):
         Two details, as in torch: `initial_accumulator_value` is taken only from the
         constructor (the argument itself at construction, the value in `defaults` when state
         is created later), and a value given in a param group has no effect; with
-        `fused=True` the device and dtype check waits for the first `step()` and looks only at
-        the first parameter that has a gradient.
+        `fused=True` the constructor's parameters are not checked for device and dtype: the
+        check waits for the first `step()` and looks only at the first parameter that has a
+        gradient — but each parameter added later, whose state `step()` creates, is checked
+        when that state is created.
 
         `fused=True` calls torch's fused kernel (available on CPU and CUDA) and supports
         neither sparse gradients nor complex parameters. A fused optimizer also carries

@@ -1,0 +1,29 @@
+"""Claims corrected by the second audit of annotated_optim (issue 21, item 3), on both libraries.
+
+Each test proves a sentence as it reads after the correction, with ``torch.optim`` and with
+``annotated_optim``.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from claim import each_optim, proves
+
+
+@proves(
+    "annotated_src/annotated_optim/adagrad.py",
+    "Adagrad",
+    "with fused=True only the first parameter with a gradient is checked, except that a "
+    "parameter added later is checked when step() creates its state",
+)
+@each_optim()
+def test_fused_adagrad_checks_a_later_parameter(optim):
+    p = torch.zeros(2, requires_grad=True)
+    p.grad = torch.ones(2)
+    q = torch.zeros(2, dtype=torch.complex64, requires_grad=True)
+    q.grad = torch.ones(2, dtype=torch.complex64)
+    opt = optim.Adagrad([p], fused=True)
+    opt.add_param_group({"params": [q]})
+    with pytest.raises(RuntimeError, match="requires all the params to be floating point"):
+        opt.step()
