@@ -27,3 +27,26 @@ def test_fused_adagrad_checks_a_later_parameter(optim):
     opt.add_param_group({"params": [q]})
     with pytest.raises(RuntimeError, match="requires all the params to be floating point"):
         opt.step()
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "Optimizer._process_value_according_to_param_policy",
+    "a new non-fused, non-capturable step is made on the CPU by Adam/AdamW and on the default "
+    "device (torch.set_default_device) by Adagrad and RMSprop",
+)
+@each_optim()
+@pytest.mark.parametrize(
+    "name, device", [("Adam", "cpu"), ("AdamW", "cpu"), ("Adagrad", "meta"), ("RMSprop", "meta")]
+)
+def test_where_a_new_step_is_made(optim, name, device):
+    p = torch.zeros(2, requires_grad=True)
+    p.grad = torch.ones(2)
+    torch.set_default_device("meta")
+    try:
+        opt = getattr(optim, name)([p])
+        if name != "Adagrad":  # Adagrad makes its state at construction
+            opt.step()
+    finally:
+        torch.set_default_device(None)
+    assert opt.state[p]["step"].device.type == device
