@@ -980,10 +980,11 @@ def _multi_tensor_adam(
     if differentiable:
         raise AssertionError("_foreach ops don't support autograd")
 
-    # 中: 形状 `(1,)` 的张量压成 0 维；再按设备与类型分组：一次 foreach 调用只接受同设备、
-    #     同类型的张量。
-    # EN: Tensors of shape `(1,)` are squeezed to 0-d; then grouping by device and dtype: one
-    #     foreach call takes tensors of one device and one dtype only.
+    # 中: 形状 `(1,)` 的张量压成 0 维；再按设备与类型分组：foreach 调用的快速路径要求同设备、
+    #     同类型的张量（CPU 上混合类型也能算，只是逐个张量处理）。
+    # EN: Tensors of shape `(1,)` are squeezed to 0-d; then grouping by device and dtype: a
+    #     foreach call's fast path needs tensors of one device and one dtype (on the CPU mixed
+    #     dtypes work too, tensor by tensor).
     lr = _to_scalar(lr)
     beta1 = _to_scalar(beta1)
     beta2 = _to_scalar(beta2)

@@ -686,9 +686,11 @@ def _multi_tensor_rmsprop(
 
     lr = _to_scalar(lr)
 
-    # 中: foreach 内核要求同设备、同类型，所以先分组，每组各调用一次内核。
-    # EN: Foreach kernels need one device and one dtype, so tensors are grouped first and
-    #     each group gets its own kernel calls.
+    # 中: foreach 内核的快速路径要求同设备、同类型（CPU 上混合类型也能算，只是逐个张量处理），
+    #     所以先分组，每组各调用一次内核。
+    # EN: The foreach kernels' fast path needs one device and one dtype (on the CPU mixed
+    #     dtypes work too, tensor by tensor), so tensors are grouped first and each group
+    #     gets its own kernel calls.
     grouped = Optimizer._group_tensors_by_device_and_dtype(
         [params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps]
     )
