@@ -98,16 +98,18 @@ def _create_state(
     === "中文"
 
         构造函数为每个参数调用一次，`step()` 为之后才加入、还没有状态的参数再调用。
-        `step` 是 0 维张量：fused 时放在参数的设备上、类型 float32（fused 内核的要求），
-        否则放在默认设备上（没有用 `torch.set_default_device` 改过时就是 CPU）。复数参数的 `sum` 以 `initial_accumulator_value` 同时填充实部和
-        虚部，因为更新是在实数视图上分别进行的。
+        `step` 是 0 维张量：fused 时放在参数的设备上、类型 float32（torch 为 fused 定下的
+        类型，CPU 上的内核也接受别的类型），否则放在默认设备上（没有用
+        `torch.set_default_device` 改过时就是 CPU）。复数参数的 `sum` 以
+        `initial_accumulator_value` 同时填充实部和虚部，因为更新是在实数视图上分别进行的。
 
     === "English"
 
         The constructor calls it once per parameter, and `step()` again for parameters added
         later that have no state yet. `step` is a 0-d tensor: on the parameter's device with
-        dtype float32 when fused (the fused kernel requires it), otherwise on the default
-        device (the CPU unless `torch.set_default_device` changed it). A complex
+        dtype float32 when fused (torch's choice for fused; the CPU kernel accepts other
+        dtypes too), otherwise on the default device (the CPU unless
+        `torch.set_default_device` changed it). A complex
         parameter's `sum` is filled with `initial_accumulator_value` in both the real and the
         imaginary part, because the update works on the real view, part by part.
 

@@ -509,13 +509,14 @@ def _get_scalar_dtype(is_fused: bool | None = None) -> torch.dtype:
 
     === "中文"
 
-        fused 内核要求 float32；否则跟随默认类型：默认类型是 float64 时用 float64，其余用
-        float32。
+        fused 实现总用 float32（torch 为 fused 定下的类型；CPU 上的 fused 内核其实也接受别的
+        类型的步数）；否则跟随默认类型：默认类型是 float64 时用 float64，其余用 float32。
 
     === "English"
 
-        Fused kernels require float32; otherwise it follows the default dtype: float64 when the
-        default is float64, float32 in every other case.
+        The fused implementations always get float32 (torch's choice for fused; the CPU fused
+        kernels in fact accept a step of another dtype too); otherwise it follows the default
+        dtype: float64 when the default is float64, float32 in every other case.
 
     Args:
         is_fused: Whether the fused implementation is used. / 是否使用 fused 实现。

@@ -50,3 +50,29 @@ def test_where_a_new_step_is_made(optim, name, device):
     finally:
         torch.set_default_device(None)
     assert opt.state[p]["step"].device.type == device
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "_get_scalar_dtype",
+    "fused steps are float32 by torch's choice; the CPU fused kernels accept a step of another "
+    "dtype and give the same update with a float64 step",
+)
+@each_optim()
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adagrad", "SGD"])
+def test_cpu_fused_kernels_take_a_float64_step(optim, name):
+    def run(step_dtype):
+        p = torch.nn.Parameter(torch.ones(3))
+        p.grad = torch.full((3,), 0.5)
+        kwargs = {"lr": 0.1, "momentum": 0.9} if name == "SGD" else {"lr": 0.1}
+        opt = getattr(optim, name)([p], fused=True, **kwargs)
+        opt.step()
+        for state in opt.state.values():
+            if "step" in state:
+                assert state["step"].dtype == torch.float32
+                state["step"] = state["step"].to(step_dtype)
+        p.grad = torch.full((3,), 0.25)
+        opt.step()
+        return p.detach().clone()
+
+    assert torch.equal(run(torch.float64), run(torch.float32))
