@@ -76,3 +76,38 @@ def test_cpu_fused_kernels_take_a_float64_step(optim, name):
         return p.detach().clone()
 
     assert torch.equal(run(torch.float64), run(torch.float32))
+
+
+@proves(
+    "docs/chapters/optim/optimizer.md",
+    "param_groups and state",
+    "SGD stores momentum_buffer only with momentum (without it no state at all), Adam creates "
+    "its state at a parameter's first step with a gradient, Adagrad at construction",
+)
+@each_optim()
+def test_when_state_is_created(optim):
+    def param():
+        p = torch.nn.Parameter(torch.ones(2))
+        p.grad = torch.ones(2)
+        return p
+
+    p, q = param(), param()
+    q.grad = None
+    plain = optim.SGD([p, q], lr=0.1)
+    plain.step()
+    assert len(plain.state) == 0 and plain.state_dict()["state"] == {}
+    p, q = param(), param()
+    q.grad = None
+    heavy = optim.SGD([p, q], lr=0.1, momentum=0.9)
+    heavy.step()
+    assert list(heavy.state) == [p] and list(heavy.state[p]) == ["momentum_buffer"]
+    p, q = param(), param()
+    q.grad = None
+    adam = optim.Adam([p, q])
+    assert len(adam.state) == 0
+    adam.step()
+    assert list(adam.state) == [p]
+    p, q = param(), param()
+    q.grad = None
+    adagrad = optim.Adagrad([p, q])
+    assert set(adagrad.state) == {p, q} and set(adagrad.state[q]) == {"step", "sum"}
