@@ -2326,7 +2326,8 @@ class ChainedScheduler(LRScheduler):
 
     Raises:
         ValueError: No scheduler, or a bad child. / 没有调度器，或子调度器不合要求。
-        TypeError: A child without `optimizer`. / 某个子调度器没有 `optimizer`。
+        TypeError: A child without `optimizer` (except the first one when `optimizer` is not given). / 某个子调度器没有 `optimizer`（没给 `optimizer` 时的第一个子调度器除外）。
+        AttributeError: `optimizer` not given and the first child has no `optimizer`. / 没给 `optimizer`，而第一个子调度器没有 `optimizer`。
 
     Examples:
         >>> import torch, annotated_optim as optim

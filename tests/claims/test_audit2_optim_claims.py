@@ -111,3 +111,21 @@ def test_when_state_is_created(optim):
     q.grad = None
     adagrad = optim.Adagrad([p, q])
     assert set(adagrad.state) == {p, q} and set(adagrad.state[q]) == {"step", "sum"}
+
+
+@proves(
+    "annotated_src/annotated_optim/lr_scheduler.py",
+    "ChainedScheduler",
+    "a child without optimizer raises TypeError, except the first one when optimizer is not "
+    "given: that raises AttributeError",
+)
+@each_optim()
+def test_chained_scheduler_child_without_optimizer(optim):
+    opt = optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)
+    good = optim.lr_scheduler.StepLR(opt, 2)
+    with pytest.raises(AttributeError, match="has no attribute 'optimizer'"):
+        optim.lr_scheduler.ChainedScheduler([object(), good])
+    with pytest.raises(TypeError, match="at index 0 should have `optimizer`"):
+        optim.lr_scheduler.ChainedScheduler([object(), good], optimizer=opt)
+    with pytest.raises(TypeError, match="at index 1 should have `optimizer`"):
+        optim.lr_scheduler.ChainedScheduler([good, object()])
