@@ -129,3 +129,20 @@ def test_chained_scheduler_child_without_optimizer(optim):
         optim.lr_scheduler.ChainedScheduler([object(), good], optimizer=opt)
     with pytest.raises(TypeError, match="at index 1 should have `optimizer`"):
         optim.lr_scheduler.ChainedScheduler([good, object()])
+
+
+@proves(
+    "annotated_src/annotated_optim/lr_scheduler.py",
+    "LRScheduler.step",
+    "an optimizer step taken before the scheduler was built does not count: the first "
+    "scheduler.step() still warns that it came before optimizer.step()",
+)
+@each_optim()
+def test_step_before_the_scheduler_existed_does_not_count(optim):
+    p = torch.nn.Parameter(torch.zeros(2))
+    p.grad = torch.ones(2)
+    opt = optim.SGD([p], lr=0.1)
+    opt.step()
+    sched = optim.lr_scheduler.StepLR(opt, 2)
+    with pytest.warns(UserWarning, match=r"Detected call of `lr_scheduler.step\(\)` before"):
+        sched.step()
