@@ -146,3 +146,44 @@ def test_step_before_the_scheduler_existed_does_not_count(optim):
     sched = optim.lr_scheduler.StepLR(opt, 2)
     with pytest.warns(UserWarning, match=r"Detected call of `lr_scheduler.step\(\)` before"):
         sched.step()
+
+
+@proves(
+    "annotated_src/annotated_optim/swa_utils.py",
+    "SWALR",
+    "the annealing counts _step_count, not last_epoch: built with last_epoch=k it starts the "
+    "annealing again; load_state_dict continues it",
+)
+@each_optim()
+def test_swalr_annealing_ignores_last_epoch(optim):
+    def lrs_after_building(last_epoch):
+        opt = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+        opt.param_groups[0]["initial_lr"] = 0.1
+        sched = optim.swa_utils.SWALR(
+            opt, 0.05, anneal_epochs=4, anneal_strategy="linear", last_epoch=last_epoch
+        )
+        lrs = []
+        for _ in range(3):
+            opt.step()
+            sched.step()
+            lrs.append(round(opt.param_groups[0]["lr"], 6))
+        return sched, opt, lrs
+
+    fresh, _, fresh_lrs = lrs_after_building(-1)
+    resumed, _, resumed_lrs = lrs_after_building(5)
+    assert fresh_lrs == resumed_lrs == [0.0875, 0.075, 0.0625]
+    assert resumed.last_epoch == fresh.last_epoch + 6
+    # load_state_dict restores _step_count, and with it the annealing's progress
+    opt = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.075)
+    opt.param_groups[0]["initial_lr"] = 0.1
+    sched = optim.swa_utils.SWALR(opt, 0.05, anneal_epochs=4, anneal_strategy="linear")
+    first = optim.swa_utils.SWALR(
+        optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1), 0.05, 4, "linear"
+    )
+    for _ in range(2):
+        first.optimizer.step()
+        first.step()
+    sched.load_state_dict(first.state_dict())
+    opt.step()
+    sched.step()
+    assert round(opt.param_groups[0]["lr"], 6) == 0.0625
