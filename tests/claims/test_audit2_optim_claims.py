@@ -187,3 +187,24 @@ def test_swalr_annealing_ignores_last_epoch(optim):
     opt.step()
     sched.step()
     assert round(opt.param_groups[0]["lr"], 6) == 0.0625
+
+
+@proves(
+    "docs/chapters/optim/lr-scheduler-adaptive.md",
+    "CyclicLR and OneCycleLR momentum",
+    "an SGD with momentum=0 gets a momentum at construction: max_momentum on a fresh start, "
+    "the schedule's momentum at k+1 when resuming with last_epoch=k",
+)
+@each_optim()
+def test_cycling_schedulers_write_a_momentum(optim):
+    fresh = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+    optim.lr_scheduler.CyclicLR(fresh, 0.1, 1.0, step_size_up=4)
+    assert fresh.param_groups[0]["momentum"] == 0.9
+    resumed = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+    resumed.param_groups[0]["initial_lr"] = 0.1
+    optim.lr_scheduler.CyclicLR(resumed, 0.1, 1.0, step_size_up=4, last_epoch=2)
+    # epoch 3 of a 4-step rise: 3/4 of the way from max_momentum 0.9 down to 0.8
+    assert resumed.param_groups[0]["momentum"] == pytest.approx(0.825)
+    one = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+    optim.lr_scheduler.OneCycleLR(one, 1.0, total_steps=10)
+    assert one.param_groups[0]["momentum"] == 0.95
