@@ -6,6 +6,8 @@ Each test proves a sentence as it reads after the correction, with ``torch.optim
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 import torch
 from claim import each_optim, proves
@@ -208,3 +210,17 @@ def test_cycling_schedulers_write_a_momentum(optim):
     one = optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
     optim.lr_scheduler.OneCycleLR(one, 1.0, total_steps=10)
     assert one.param_groups[0]["momentum"] == 0.95
+
+
+@proves(
+    "docs/chapters/optim/optimizer.md",
+    "Three implementations",
+    "RMSprop's update is written only twice: it has no fused implementation",
+)
+@each_optim()
+def test_rmsprop_has_no_fused(optim):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'fused'"):
+        optim.RMSprop([torch.zeros(1, requires_grad=True)], fused=True)
+    functional = importlib.import_module(optim.__name__ + ".rmsprop").rmsprop
+    with pytest.raises(TypeError, match="unexpected keyword argument 'fused'"):
+        functional([], [], [], [], [], [], fused=True)
