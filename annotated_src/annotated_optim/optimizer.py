@@ -1311,8 +1311,9 @@ class Optimizer:
             加载）；非浮点参数只移设备。`step` 例外：通常保持原样——优化器特意不按参数的设备
             建它（Adam 明确放在 CPU 上，Adagrad 与 RMSprop 放在默认设备上，没有用
             `torch.set_default_device` 改过时就是 CPU），因为其他实现每一步都把它读成
-            Python 数，移到 GPU 或 XLA 设备上每次读取都要同步设备，训练变慢（在 XLA 上慢得明显，见 torch 的 issue 74424）；它也不跟着参数转类型，
-            所以 float16 的模型不会让步数被舍入。只有所在参数组（在保存的参数组里查）是
+            Python 数，移到 GPU 或 XLA 设备上每次读取都要同步设备，训练变慢（在 XLA 上
+            慢得明显，见 torch 的 issue 74424）；它也不跟着参数转类型，所以 float16 的模型
+            不会让步数被舍入。只有所在参数组（在保存的参数组里查）是
             `fused` 或 `capturable` 时，才转成 float32 并放到参数的设备上（这两种实现要求步数
             在设备上）。
 
