@@ -98,16 +98,18 @@ def _create_state(
     === "中文"
 
         构造函数为每个参数调用一次，`step()` 为之后才加入、还没有状态的参数再调用。
-        `step` 是 0 维张量：fused 时放在参数的设备上、类型 float32（fused 内核的要求），
-        否则放在默认设备上（没有用 `torch.set_default_device` 改过时就是 CPU）。复数参数的 `sum` 以 `initial_accumulator_value` 同时填充实部和
-        虚部，因为更新是在实数视图上分别进行的。
+        `step` 是 0 维张量：fused 时放在参数的设备上、类型 float32（torch 为 fused 定下的
+        类型，CPU 上的内核也接受别的类型），否则放在默认设备上（没有用
+        `torch.set_default_device` 改过时就是 CPU）。复数参数的 `sum` 以
+        `initial_accumulator_value` 同时填充实部和虚部，因为更新是在实数视图上分别进行的。
 
     === "English"
 
         The constructor calls it once per parameter, and `step()` again for parameters added
         later that have no state yet. `step` is a 0-d tensor: on the parameter's device with
-        dtype float32 when fused (the fused kernel requires it), otherwise on the default
-        device (the CPU unless `torch.set_default_device` changed it). A complex
+        dtype float32 when fused (torch's choice for fused; the CPU kernel accepts other
+        dtypes too), otherwise on the default device (the CPU unless
+        `torch.set_default_device` changed it). A complex
         parameter's `sum` is filled with `initial_accumulator_value` in both the real and the
         imaginary part, because the update works on the real view, part by part.
 
@@ -143,8 +145,9 @@ class Adagrad(Optimizer):
 
         注意两个与 torch 一致的细节：`initial_accumulator_value` 只取构造函数的值
         （构造时用参数本身，之后补建状态时用 `defaults` 里的值），参数组里单独给的值
-        不起作用；`fused=True` 时的设备与类型检查推迟到第一次 `step()`，而且只检查第一个有
-        梯度的参数。
+        不起作用；`fused=True` 时构造函数收到的参数不检查设备与类型，检查推迟到第一次
+        `step()`，只查第一个有梯度的参数——但之后加入、在 `step()` 里才补建状态的参数，
+        补建时各自再检查一次。
 
         `fused=True` 调用 torch 的融合内核（CPU 与 CUDA 上都有），不支持稀疏梯度与复数参数。
         fused 优化器还带有 `_step_supports_amp_scaling = True`：`GradScaler` 据此把
@@ -160,8 +163,10 @@ class Adagrad(Optimizer):
         Two details, as in torch: `initial_accumulator_value` is taken only from the
         constructor (the argument itself at construction, the value in `defaults` when state
         is created later), and a value given in a param group has no effect; with
-        `fused=True` the device and dtype check waits for the first `step()` and looks only at
-        the first parameter that has a gradient.
+        `fused=True` the constructor's parameters are not checked for device and dtype: the
+        check waits for the first `step()` and looks only at the first parameter that has a
+        gradient — but each parameter added later, whose state `step()` creates, is checked
+        when that state is created.
 
         `fused=True` calls torch's fused kernel (available on CPU and CUDA) and supports
         neither sparse gradients nor complex parameters. A fused optimizer also carries
@@ -841,9 +846,11 @@ def _multi_tensor_adagrad(
 
     lr = _to_scalar(lr)
 
-    # 中: foreach 内核要求同设备、同类型，所以先分组，每组各调用一次内核。
-    # EN: Foreach kernels need one device and one dtype, so tensors are grouped first and
-    #     each group gets its own kernel calls.
+    # 中: foreach 内核的快速路径要求同设备、同类型（CPU 上混合类型也能算，只是逐个张量处理），
+    #     所以先分组，每组各调用一次内核。
+    # EN: The foreach kernels' fast path needs one device and one dtype (on the CPU mixed
+    #     dtypes work too, tensor by tensor), so tensors are grouped first and each group
+    #     gets its own kernel calls.
     grouped = Optimizer._group_tensors_by_device_and_dtype([params, grads, state_sums, state_steps])
     for (device_params, device_grads, device_sums, device_steps), _ in grouped.values():
         # 中: 含稀疏梯度的组整组退回单张量实现（它会自己给步数加一）。

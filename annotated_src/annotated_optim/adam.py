@@ -363,8 +363,8 @@ class Adam(Optimizer):
 
             `.grad` 为 `None` 的参数被跳过（不更新，也没有状态）。第一次见到某个参数时创建
             状态：`step` 是 0 维张量，类型为 float32（默认类型为 float64 时用 float64），
-            只有 fused 总用 float32（它的内核要求如此）。`capturable` 或 `fused` 时它在参数的
-            设备上，否则**刻意**放在 CPU 上——这样非 capturable 的实现用 `.item()` 取出
+            只有 fused 总用 float32（torch 为 fused 定下的类型，CPU 上的内核也接受别的类型）。
+            `capturable` 或 `fused` 时它在参数的设备上，否则**刻意**放在 CPU 上——这样非 capturable 的实现用 `.item()` 取出
             Python 数来算偏差校正，在 CUDA 上也不必为这几个标量各发一次内核。三个矩用 `zeros_like` 创建，保留参数的
             内存格式。各列表逐项对应。
 
@@ -372,9 +372,9 @@ class Adam(Optimizer):
 
             Parameters whose `.grad` is `None` are skipped (not updated, no state). The first
             time a parameter is seen its state is created: `step` is a 0-d float32 tensor
-            (float64 when the default dtype is float64), except that fused always uses float32,
-            as its kernels require. With `capturable` or `fused` it lives on the parameter's
-            device, otherwise it is **deliberately** on the CPU, so the non-capturable
+            (float64 when the default dtype is float64), except that fused always uses float32
+            (torch's choice for fused; the CPU kernels accept other dtypes too). With
+            `capturable` or `fused` it lives on the parameter's device, otherwise it is **deliberately** on the CPU, so the non-capturable
             implementations read it as a Python number with `.item()` to compute the bias
             corrections, and on CUDA no kernel is launched for these few scalars. The moments
             are created with `zeros_like`, keeping the parameter's memory format. The lists are
@@ -980,10 +980,11 @@ def _multi_tensor_adam(
     if differentiable:
         raise AssertionError("_foreach ops don't support autograd")
 
-    # 中: 形状 `(1,)` 的张量压成 0 维；再按设备与类型分组：一次 foreach 调用只接受同设备、
-    #     同类型的张量。
-    # EN: Tensors of shape `(1,)` are squeezed to 0-d; then grouping by device and dtype: one
-    #     foreach call takes tensors of one device and one dtype only.
+    # 中: 形状 `(1,)` 的张量压成 0 维；再按设备与类型分组：foreach 调用的快速路径要求同设备、
+    #     同类型的张量（CPU 上混合类型也能算，只是逐个张量处理）。
+    # EN: Tensors of shape `(1,)` are squeezed to 0-d; then grouping by device and dtype: a
+    #     foreach call's fast path needs tensors of one device and one dtype (on the CPU mixed
+    #     dtypes work too, tensor by tensor).
     lr = _to_scalar(lr)
     beta1 = _to_scalar(beta1)
     beta2 = _to_scalar(beta2)

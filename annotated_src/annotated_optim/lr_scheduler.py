@@ -481,8 +481,9 @@ class LRScheduler:
             第二次调用 `step()`（构造时那一次之后的第一次）时检查调用顺序：
 
             - 优化器的 `step` 已不是调度器装上的包装（被用户换掉了），警告无法检测顺序；
-            - 否则，若优化器的 `step` 从未被调用过，警告"先调了 `lr_scheduler.step()`"，
-              这样会跳过调度表的第一个值。
+            - 否则，若优化器的 `step` 从未经这个包装被调用过，警告"先调了
+              `lr_scheduler.step()`"，这样会跳过调度表的第一个值。包装装上之前（构造调度器
+              之前）调用的 `step` 不算：那时还没有记录，所以照样警告。
 
             传入 `epoch` 已弃用：发出 `EPOCH_DEPRECATION_WARNING`，把 `last_epoch` 设为 `epoch`，
             并在子类有闭式时用闭式计算。
@@ -494,8 +495,10 @@ class LRScheduler:
 
             - if the optimizer's `step` is no longer the wrapper the scheduler installed (the
               user replaced it), warn that the order cannot be checked;
-            - otherwise, if the optimizer's `step` was never called, warn that
-              `lr_scheduler.step()` came first, which skips the first value of the schedule.
+            - otherwise, if the optimizer's `step` was never called through that wrapper,
+              warn that `lr_scheduler.step()` came first, which skips the first value of the
+              schedule. A `step` called before the wrapper was installed (before the scheduler
+              was built) does not count: nothing recorded it, so the warning still comes.
 
             Passing `epoch` is deprecated: it issues `EPOCH_DEPRECATION_WARNING`, sets
             `last_epoch` to `epoch`, and uses the closed form where the subclass has one.
@@ -2326,7 +2329,8 @@ class ChainedScheduler(LRScheduler):
 
     Raises:
         ValueError: No scheduler, or a bad child. / 没有调度器，或子调度器不合要求。
-        TypeError: A child without `optimizer`. / 某个子调度器没有 `optimizer`。
+        TypeError: A child without `optimizer` (except the first one when `optimizer` is not given). / 某个子调度器没有 `optimizer`（没给 `optimizer` 时的第一个子调度器除外）。
+        AttributeError: `optimizer` not given and the first child has no `optimizer`. / 没给 `optimizer`，而第一个子调度器没有 `optimizer`。
 
     Examples:
         >>> import torch, annotated_optim as optim

@@ -494,13 +494,14 @@ def _get_scalar_dtype(is_fused: bool | None = None) -> torch.dtype:
 
     === "中文"
 
-        fused 内核要求 float32；否则跟随默认类型：默认类型是 float64 时用 float64，其余用
-        float32。
+        fused 实现总用 float32（torch 为 fused 定下的类型；CPU 上的 fused 内核其实也接受别的
+        类型的步数）；否则跟随默认类型：默认类型是 float64 时用 float64，其余用 float32。
 
     === "English"
 
-        Fused kernels require float32; otherwise it follows the default dtype: float64 when the
-        default is float64, float32 in every other case.
+        The fused implementations always get float32 (torch's choice for fused; the CPU fused
+        kernels in fact accept a step of another dtype too); otherwise it follows the default
+        dtype: float64 when the default is float64, float32 in every other case.
 
     Args:
         is_fused: Whether the fused implementation is used. / 是否使用 fused 实现。
@@ -1292,10 +1293,12 @@ class Optimizer:
         === "中文"
 
             规则：浮点参数的状态张量转成参数的设备**和**类型（混合精度训练保存的状态也能
-            加载）；非浮点参数只移设备。`step` 例外：通常保持原样——优化器特意把它建在 CPU 上，因为
-            其他实现每一步都把它读成 Python 数，移到 GPU 或 XLA 设备上每次读取都要同步设备，
-            训练变慢（在 XLA 上慢得明显，见 torch 的 issue 74424）；它也不跟着参数转类型，
-            所以 float16 的模型不会让步数被舍入。只有所在参数组（在保存的参数组里查）是
+            加载）；非浮点参数只移设备。`step` 例外：通常保持原样——优化器特意不按参数的设备
+            建它（Adam 明确放在 CPU 上，Adagrad 与 RMSprop 放在默认设备上，没有用
+            `torch.set_default_device` 改过时就是 CPU），因为其他实现每一步都把它读成
+            Python 数，移到 GPU 或 XLA 设备上每次读取都要同步设备，训练变慢（在 XLA 上
+            慢得明显，见 torch 的 issue 74424）；它也不跟着参数转类型，所以 float16 的模型
+            不会让步数被舍入。只有所在参数组（在保存的参数组里查）是
             `fused` 或 `capturable` 时，才转成 float32 并放到参数的设备上（这两种实现要求步数
             在设备上）。
 
@@ -1304,7 +1307,9 @@ class Optimizer:
             Rule: a floating-point parameter's state tensors get the parameter's device **and**
             dtype (so state saved in mixed precision still loads); for other parameters only
             the device changes. `step` is the exception: usually kept as it is. Optimizers create
-            it on the CPU on purpose: the other implementations read it as a Python number at
+            it regardless of the parameter's device on purpose (Adam on the CPU explicitly, Adagrad and
+            RMSprop on the default device, the CPU unless `torch.set_default_device` changed
+            it): the other implementations read it as a Python number at
             every step, and moved to a GPU or XLA device each read would synchronize with the
             device and slow training (markedly on XLA, see torch issue 74424); nor does it
             follow the parameter's dtype, so a float16 model does not round the count. Only when

@@ -278,7 +278,8 @@ class RMSprop(Optimizer):
             `.grad` 为 `None` 的参数被跳过：既不更新，也不创建状态。其余参数把参数、梯度和
             各项状态追加到给出的列表里，各列表逐项对应（`momentum_buffer_list` 与
             `grad_avgs` 只在相应选项打开时才有内容）。新状态都是零：`step` 为 0 维张量，
-            类型由 `_get_scalar_dtype()` 决定，`capturable` 时放在参数的设备上；缓冲用
+            类型由 `_get_scalar_dtype()` 决定，`capturable` 时放在参数的设备上，否则放在默认
+            设备上（没有用 `torch.set_default_device` 改过时就是 CPU）；缓冲用
             `zeros_like(..., memory_format=torch.preserve_format)`，保持参数的内存布局。
 
         === "English"
@@ -287,7 +288,8 @@ class RMSprop(Optimizer):
             append the parameter, its gradient and its state to the given lists, which stay
             aligned position by position (`momentum_buffer_list` and `grad_avgs` only fill
             when their option is on). New state is all zeros: `step` a 0-d tensor of the dtype
-            `_get_scalar_dtype()` gives, on the parameter's device when `capturable`; buffers
+            `_get_scalar_dtype()` gives, on the parameter's device when `capturable`, otherwise
+            on the default device (the CPU unless `torch.set_default_device` changed it); buffers
             use `zeros_like(..., memory_format=torch.preserve_format)`, keeping the parameter's
             memory layout.
 
@@ -686,9 +688,11 @@ def _multi_tensor_rmsprop(
 
     lr = _to_scalar(lr)
 
-    # 中: foreach 内核要求同设备、同类型，所以先分组，每组各调用一次内核。
-    # EN: Foreach kernels need one device and one dtype, so tensors are grouped first and
-    #     each group gets its own kernel calls.
+    # 中: foreach 内核的快速路径要求同设备、同类型（CPU 上混合类型也能算，只是逐个张量处理），
+    #     所以先分组，每组各调用一次内核。
+    # EN: The foreach kernels' fast path needs one device and one dtype (on the CPU mixed
+    #     dtypes work too, tensor by tensor), so tensors are grouped first and each group
+    #     gets its own kernel calls.
     grouped = Optimizer._group_tensors_by_device_and_dtype(
         [params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps]
     )

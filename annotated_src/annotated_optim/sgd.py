@@ -605,9 +605,11 @@ def _multi_tensor_sgd(
         return
     lr = _to_scalar(lr)
 
-    # 中: foreach 内核要求一次调用里的张量同设备、同类型，所以先分组；`with_indices=True`
+    # 中: foreach 内核的快速路径要求一次调用里的张量同设备、同类型（CPU 上混合类型也能算，
+    #     只是逐个张量处理），所以先分组；`with_indices=True`
     #     记下每项在原列表中的位置，新建的缓冲要靠它写回原列表。
-    # EN: Foreach kernels need the tensors of one call on one device with one dtype, so group
+    # EN: The foreach kernels' fast path needs the tensors of one call on one device with one
+    #     dtype (on the CPU mixed dtypes work too, tensor by tensor), so group
     #     first; `with_indices=True` records each item's position in the original lists,
     #     which new buffers need to be written back there.
     grouped = Optimizer._group_tensors_by_device_and_dtype(

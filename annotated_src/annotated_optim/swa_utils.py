@@ -803,6 +803,10 @@ class SWALR(LRScheduler):
         - `"linear"`：`x`。
 
         `anneal_epochs` 步后学习率停在 `swa_lr`；`anneal_epochs=0` 时构造时那一步就已到达。
+        `t` 由 `_step_count` 数出，而不是 `last_epoch`：构造总是把 `_step_count` 从头数起，
+        所以以 `last_epoch=k` 构造并不能让退火从第 `k` 步接着走（退火照样从构造时的学习率
+        重新开始，只有 `last_epoch` 本身不同）；要接着退火，须用 `load_state_dict` 恢复
+        调度器的状态（其中有 `_step_count`）。
         它是可链式的：每一步先从参数组的当前学习率反推出“起点”学习率，再按新的 `alpha` 插值，
         所以别的调度器先改过的学习率也会被接着退火。
 
@@ -820,8 +824,12 @@ class SWALR(LRScheduler):
         - `"linear"`: `x`.
 
         After `anneal_epochs` steps the learning rate rests at `swa_lr`; with
-        `anneal_epochs=0` it is there already at the step of construction. It is chainable: each step first works
-        back from the group's current learning rate to the "starting" learning rate, then
+        `anneal_epochs=0` it is there already at the step of construction. `t` is counted by
+        `_step_count`, not `last_epoch`: construction always starts `_step_count` afresh, so
+        building with `last_epoch=k` does not make the annealing continue from step `k` (it
+        starts again from the learning rate at construction; only `last_epoch` itself differs);
+        to continue the annealing, restore the scheduler's state (which holds `_step_count`)
+        with `load_state_dict`. It is chainable: each step first works back from the group's current learning rate to the "starting" learning rate, then
         interpolates with the new `alpha`, so a learning rate another scheduler changed first
         keeps being annealed from there.
 
@@ -836,8 +844,9 @@ class SWALR(LRScheduler):
         anneal_epochs: Steps of the annealing phase, an int `>= 0`. / 退火阶段的步数，
             `>= 0` 的整数。
         anneal_strategy: `"cos"` or `"linear"`. / `"cos"` 或 `"linear"`。
-        last_epoch: Index of the last epoch, `-1` to start afresh. / 最后一个 epoch 的序号，
-            `-1` 表示从头开始。
+        last_epoch: Index of the last epoch, `-1` to start afresh; it does not move the
+            annealing, which counts `_step_count` (see above). / 最后一个 epoch 的序号，
+            `-1` 表示从头开始；它不影响退火的进度，退火按 `_step_count` 计数（见上）。
 
     Raises:
         ValueError: A bad `anneal_strategy` or `anneal_epochs`, or a `swa_lr` list of the wrong
@@ -884,7 +893,7 @@ class SWALR(LRScheduler):
             swa_lr: Target learning rate(s). / 目标学习率。
             anneal_epochs: Length of the annealing phase. / 退火阶段的步数。
             anneal_strategy: `"cos"` or `"linear"`. / `"cos"` 或 `"linear"`。
-            last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
+            last_epoch: `-1`, or the last epoch seen; the annealing does not follow it (see the class). / `-1`，或已过的最后一个 epoch；退火进度不随它变（见类说明）。
         """
         # 中: `_format_param` 检查列表长度、把单个值展开，并复制张量值。
         # EN: `_format_param` checks a list's length, spreads a single value and clones tensors.
