@@ -3130,7 +3130,9 @@ class DistributedDataParallel(Module, Joinable):
             桶里的梯度**没有**预先除以进程数，求平均要钩子自己做。
             `torch.distributed.algorithms.ddp_comm_hooks` 里现成的有 `allreduce_hook`、
             `fp16_compress_hook`、`bf16_compress_hook`、PowerSGD 等。只能注册一次，且要在第一次
-            反向之前。
+            反向之前。钩子必须有一个名为 `bucket` 的参数，而且要有 `__name__` 与 `__qualname__`：
+            检查按名字读它们，所以 `functools.partial` 或带 `__call__` 的对象报 AttributeError
+            （与 torch 相同），要包成一个函数再注册。
 
         === "English"
 
@@ -3140,7 +3142,10 @@ class DistributedDataParallel(Module, Joinable):
             are *not* pre-divided by the number of processes; averaging is the hook's job.
             Ready-made ones in `torch.distributed.algorithms.ddp_comm_hooks` include
             `allreduce_hook`, `fp16_compress_hook`, `bf16_compress_hook` and PowerSGD. It can be
-            registered once only, before the first backward.
+            registered once only, before the first backward. The hook must have a parameter
+            named `bucket` and must have `__name__` and `__qualname__`: the checks read them, so
+            a `functools.partial` or an object with `__call__` raises AttributeError (as in
+            torch); wrap it in a function before registering.
 
         Args:
             state: Per-process state passed to the hook (error feedback, a process group, ...). / 传给钩子的本进程状态（误差反馈、进程组等）。
@@ -3149,6 +3154,9 @@ class DistributedDataParallel(Module, Joinable):
         Raises:
             TypeError: Not callable, or BF16 without CUDA+NCCL or XPU+XCCL. / 不可调用，或没有 CUDA+NCCL 或 XPU+XCCL 却用 BF16。
             ValueError: Wrong annotations. / 类型标注不对。
+            KeyError: No parameter named `bucket`. / 没有名为 `bucket` 的参数。
+            AttributeError: The hook has no `__name__` (e.g. `functools.partial`). / 钩子没有 `__name__`（例如 `functools.partial`）。
+            RuntimeError: A comm hook was already registered. / 已经注册过通信钩子。
         """
         # 中: 先检查钩子，再把名字记进日志，最后交给 Reducer（它拒绝第二次注册）。
         # EN: Check the hook, record its name in the log, then hand it to the Reducer (which
@@ -3450,17 +3458,22 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             必须可调用；若参数 `bucket` 或返回值带了类型标注，标注必须分别是
-            `dist.GradBucket` 与 `torch.futures.Future[torch.Tensor]`（没有名为 `bucket` 的参数
-            时 `inspect` 抛 KeyError）。BF16 压缩钩子按名字识别，需要 CUDA+NCCL 2.10 以上或
-            XPU+XCCL，所以在纯 CPU 的 gloo 上注册它会报 TypeError。
+            `dist.GradBucket` 与 `torch.futures.Future[torch.Tensor]`（按名字查 `bucket` 参数：
+            没有这个名字的参数时，查找 `sig.parameters["bucket"]` 抛 KeyError；它在第几个位置
+            不管）。BF16 压缩钩子按 `hook.__name__` 识别，需要 CUDA+NCCL 2.10 以上或
+            XPU+XCCL，所以在纯 CPU 的 gloo 上注册它会报 TypeError；没有 `__name__` 的可调用对象
+            （`functools.partial`、带 `__call__` 的实例）在这里报 AttributeError。
 
         === "English"
 
             It must be callable; if the `bucket` parameter or the return value is annotated,
             the annotations must be `dist.GradBucket` and `torch.futures.Future[torch.Tensor]`
-            (with no parameter named `bucket`, `inspect` raises KeyError). The BF16 compression
-            hooks are recognized by name and need CUDA+NCCL 2.10 or later, or XPU+XCCL, so
-            registering one on CPU-only gloo raises TypeError.
+            (`bucket` is looked up by name: with no parameter of that name the lookup
+            `sig.parameters["bucket"]` raises KeyError; its position does not matter). The BF16
+            compression hooks are recognized by `hook.__name__` and need CUDA+NCCL 2.10 or later,
+            or XPU+XCCL, so registering one on CPU-only gloo raises TypeError; a callable without
+            `__name__` (a `functools.partial`, an instance with `__call__`) raises AttributeError
+            here.
 
         Args:
             hook: The hook. / 钩子。
@@ -3468,6 +3481,8 @@ class DistributedDataParallel(Module, Joinable):
         Raises:
             TypeError: Not callable, or BF16 unsupported. / 不可调用，或不支持 BF16。
             ValueError: Wrong annotations. / 类型标注不对。
+            KeyError: No parameter named `bucket`. / 没有名为 `bucket` 的参数。
+            AttributeError: The hook has no `__name__`. / 钩子没有 `__name__`。
         """
         if not callable(hook):
             self._log_and_throw(TypeError, "Communication hook must be callable.")
