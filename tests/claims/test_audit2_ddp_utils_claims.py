@@ -8,11 +8,16 @@ corrected sentence says.
 from __future__ import annotations
 
 import functools
+import os
+import traceback
+import warnings
 
 import pytest
 import torch
 import torch.distributed as dist
-from claim import each_nn, proves
+import torch.multiprocessing as mp
+from claim import NAMESPACES, each_nn, proves
+from helpers import free_port
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
 needs_gloo = pytest.mark.skipif(
@@ -56,3 +61,47 @@ def test_comm_hook_signature_checks(nn, one_process_group):
         D(nn.Linear(2, 1)).register_comm_hook(
             None, functools.partial(default_hooks.allreduce_hook)
         )
+
+
+def _init_buffer_worker(rank, port, out_dir):
+    """Wrap a module whose buffer differs per rank, with each buffer flag; save what stays."""
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=2)
+    results = {}
+    try:
+        for name, nn in NAMESPACES.items():
+            for flag in ("broadcast_buffers", "forward_sync_buffers"):
+                module = nn.BatchNorm1d(2)
+                module.running_mean.fill_(rank + 1.0)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", FutureWarning)
+                    ddp = nn.parallel.DistributedDataParallel(module, **{flag: False})
+                results[name, flag] = ddp.module.running_mean.clone()
+    except Exception:  # noqa: BLE001 - reported by the main process
+        results["worker error"] = traceback.format_exc()
+    finally:
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        dist.destroy_process_group()
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/overview.md",
+    "construction",
+    "construction broadcasts rank 0's buffers unless the deprecated broadcast_buffers=False is "
+    "given; forward_sync_buffers=False still broadcasts them",
+)
+def test_construction_buffer_broadcast_follows_broadcast_buffers(tmp_path):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    mp.spawn(_init_buffer_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
+    ranks = [torch.load(tmp_path / f"rank{r}.pt", weights_only=False) for r in range(2)]
+    for rank, result in enumerate(ranks):
+        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
+    for name in NAMESPACES:
+        kept = [result[name, "broadcast_buffers"] for result in ranks]
+        assert torch.equal(kept[0], torch.full((2,), 1.0))
+        assert torch.equal(kept[1], torch.full((2,), 2.0))
+        for result in ranks:
+            assert torch.equal(result[name, "forward_sync_buffers"], torch.full((2,), 1.0))

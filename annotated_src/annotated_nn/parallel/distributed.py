@@ -1060,7 +1060,7 @@ class DistributedDataParallel(Module, Joinable):
                拒绝未初始化参数（惰性模块还没运行过）。
             4. 算出桶大小；若有延后归约的参数，先为它们建好缓冲并注册钩子。
             5. 按模块顺序收集要归约的参数；`init_sync` 时检查各进程参数形状一致，并把 rank 0
-               的参数与缓冲区广播出去。
+               的参数与缓冲区广播出去（给了弃用的 `broadcast_buffers=False` 时不广播缓冲区）。
             6. 分桶，建出 Reducer 与 Logger（`_ddp_init_helper`）。
             7. 混合精度、静态图与编译路径的收尾设置。
 
@@ -1082,7 +1082,8 @@ class DistributedDataParallel(Module, Joinable):
                register the hook first.
             5. Collect the parameters to reduce in module order; with `init_sync`, check that
                every process has the same parameter shapes and broadcast rank 0's parameters
-               and buffers.
+               and buffers (not the buffers when the deprecated `broadcast_buffers=False` is
+               given).
             6. Bucket them and build the Reducer and the Logger (`_ddp_init_helper`).
             7. Finishing settings for mixed precision, static graph and the compiled path.
 
