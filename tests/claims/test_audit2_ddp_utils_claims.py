@@ -105,3 +105,17 @@ def test_construction_buffer_broadcast_follows_broadcast_buffers(tmp_path):
         assert torch.equal(kept[1], torch.full((2,), 2.0))
         for result in ranks:
             assert torch.equal(result[name, "forward_sync_buffers"], torch.full((2,), 1.0))
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/init.py",
+    "skip_init",
+    "a class that is not a Module subclass raises RuntimeError; a module instance instead of a "
+    "class raises issubclass's TypeError",
+)
+@each_nn()
+def test_skip_init_rejects_instances_with_type_error(nn):
+    with pytest.raises(RuntimeError, match="Expected a Module"):
+        nn.utils.skip_init(int)
+    with pytest.raises(TypeError, match="must be a class"):
+        nn.utils.skip_init(nn.Linear(1, 1))
