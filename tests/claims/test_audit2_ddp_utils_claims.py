@@ -119,3 +119,35 @@ def test_skip_init_rejects_instances_with_type_error(nn):
         nn.utils.skip_init(int)
     with pytest.raises(TypeError, match="must be a class"):
         nn.utils.skip_init(nn.Linear(1, 1))
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "remove_parametrizations",
+    "with several originals and leave_parametrized=True, a value that does not require grad "
+    "(frozen originals, or removal under no_grad) is put back as a buffer, even for a parameter",
+)
+@each_nn()
+def test_removing_frozen_weight_norm_leaves_a_buffer(nn):
+    P = nn.utils.parametrize
+
+    def weight_normed():
+        m = nn.Linear(3, 2)
+        nn.utils.parametrizations.weight_norm(m)
+        return m
+
+    frozen = weight_normed().requires_grad_(False)
+    P.remove_parametrizations(frozen, "weight")
+    assert "weight" in dict(frozen.named_buffers())
+    assert "weight" not in dict(frozen.named_parameters())
+    assert "weight" in frozen.state_dict()
+
+    under_no_grad = weight_normed()
+    with torch.no_grad():
+        P.remove_parametrizations(under_no_grad, "weight")
+    assert "weight" in dict(under_no_grad.named_buffers())
+
+    trained = weight_normed()
+    P.remove_parametrizations(trained, "weight")
+    assert isinstance(trained.weight, torch.nn.Parameter)
+    assert trained.weight.requires_grad
