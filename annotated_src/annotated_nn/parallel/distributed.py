@@ -3126,8 +3126,9 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            `hook(state, bucket)` 在一个桶就绪时被调用，必须返回一个 `torch.futures.Future`，
-            其结果是一个与 `bucket.buffer()` 形状相同的张量，Reducer 把它拷回各参数的梯度。
+            `hook(state, bucket)` 在一个桶就绪、且排在它前面的桶都已发出时被调用（桶按次序
+            发出），必须返回一个 `torch.futures.Future`，其结果是一个与 `bucket.buffer()` 形状
+            相同的张量，Reducer 把它拷回各参数的梯度。
             桶里的梯度**没有**预先除以进程数，求平均要钩子自己做。
             `torch.distributed.algorithms.ddp_comm_hooks` 里现成的有 `allreduce_hook`、
             `fp16_compress_hook`、`bf16_compress_hook`、PowerSGD 等。只能注册一次，且要在第一次
@@ -3137,7 +3138,8 @@ class DistributedDataParallel(Module, Joinable):
 
         === "English"
 
-            `hook(state, bucket)` is called when a bucket is ready and must return a
+            `hook(state, bucket)` is called when a bucket is ready and every bucket before it
+            has gone out (buckets go out in order); it must return a
             `torch.futures.Future` whose result is one tensor shaped like `bucket.buffer()`,
             which the Reducer copies back into the parameters' gradients. The bucket's gradients
             are *not* pre-divided by the number of processes; averaging is the hook's job.
