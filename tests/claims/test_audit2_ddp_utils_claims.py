@@ -8,6 +8,7 @@ corrected sentence says.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import traceback
 import warnings
@@ -151,3 +152,20 @@ def test_removing_frozen_weight_norm_leaves_a_buffer(nn):
     P.remove_parametrizations(trained, "weight")
     assert isinstance(trained.weight, torch.nn.Parameter)
     assert trained.weight.requires_grad
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/prune.py",
+    "RandomStructured.compute_mask",
+    "a structured dim out of range raises IndexError on both sides: dim >= t.dim() from the "
+    "check, dim < -t.dim() from indexing the shape",
+)
+@each_nn()
+@pytest.mark.parametrize("method", ["random_structured", "ln_structured"])
+def test_structured_pruning_dim_out_of_range_is_index_error(nn, method):
+    prune = importlib.import_module(f"{nn.__name__}.utils.prune")
+    kwargs = {"n": 2} if method == "ln_structured" else {}
+    with pytest.raises(IndexError, match="Invalid index 2"):
+        getattr(prune, method)(nn.Linear(2, 2), "weight", 0.5, dim=2, **kwargs)
+    with pytest.raises(IndexError, match="out of range"):
+        getattr(prune, method)(nn.Linear(2, 2), "weight", 0.5, dim=-3, **kwargs)
