@@ -169,3 +169,33 @@ def test_structured_pruning_dim_out_of_range_is_index_error(nn, method):
         getattr(prune, method)(nn.Linear(2, 2), "weight", 0.5, dim=2, **kwargs)
     with pytest.raises(IndexError, match="out of range"):
         getattr(prune, method)(nn.Linear(2, 2), "weight", 0.5, dim=-3, **kwargs)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/parametrize.py",
+    "ParametrizationList.right_inverse",
+    "assigning to a parametrized tensor: a missing right_inverse raises RuntimeError, and a "
+    "right_inverse raising NotImplementedError lets it through (registration treats it as the "
+    "identity)",
+)
+@each_nn()
+def test_assignment_does_not_treat_not_implemented_as_identity(nn):
+    P = nn.utils.parametrize
+
+    class Double(nn.Module):
+        def forward(self, x):
+            return 2 * x
+
+    class NoInverse(Double):
+        def right_inverse(self, x):
+            raise NotImplementedError("no inverse")
+
+    m = nn.Linear(2, 2)
+    P.register_parametrization(m, "weight", NoInverse())  # registration: counted as identity
+    with pytest.raises(NotImplementedError, match="no inverse"):
+        m.weight = torch.zeros(2, 2)
+
+    m = nn.Linear(2, 2)
+    P.register_parametrization(m, "weight", Double())
+    with pytest.raises(RuntimeError, match="does not implement right_inverse"):
+        m.weight = torch.zeros(2, 2)

@@ -480,7 +480,8 @@ class ParametrizationList(ModuleList):
         === "中文"
 
             `module.weight = value` 最终调用这里。逆着注册顺序调用每个参数化的
-            `right_inverse`；与注册时不同，缺少这个方法就报 RuntimeError（没有办法把值写回去）。
+            `right_inverse`；与注册时不同，缺少这个方法就报 RuntimeError（没有办法把值写回去），
+            `right_inverse` 抛出的 `NotImplementedError` 也原样传出，不再当作恒等。
             结果写进已有的原始张量对象（`set_()`），所以优化器无需更新。
             下面的 dtype 与长度检查只有在 `right_inverse` 对不同输入返回不同 dtype 或长度时才会触发，
             那通常是用户代码的 bug。不记录梯度。
@@ -489,17 +490,19 @@ class ParametrizationList(ModuleList):
 
             `module.weight = value` ends up here. Each parametrization's `right_inverse` is
             called in reverse registration order; unlike at registration, a missing method
-            raises RuntimeError (there is no way to write the value back). The result goes into
-            the existing original objects (`set_()`), so the optimizer needs no update. The
-            dtype and length checks below fire only when `right_inverse` returns a different
-            dtype or length for different inputs, usually a bug in user code. No grad is
-            recorded.
+            raises RuntimeError (there is no way to write the value back), and a
+            `NotImplementedError` raised by `right_inverse` propagates instead of counting as
+            the identity. The result goes into the existing original objects (`set_()`), so
+            the optimizer needs no update. The dtype and length checks below fire only when
+            `right_inverse` returns a different dtype or length for different inputs, usually
+            a bug in user code. No grad is recorded.
 
         Args:
             value: The new value of the parametrized tensor. / 参数化张量的新值。
 
         Raises:
             RuntimeError: A parametrization has no `right_inverse`. / 某个参数化没有 `right_inverse`。
+            NotImplementedError: A `right_inverse` raises it (passed on). / 某个 `right_inverse` 抛出它（原样传出）。
             ValueError: The result has a wrong type, dtype or length. / 结果的类型、dtype 或长度不对。
         """
         # 中: 整段不记录梯度：写回原始值不是可求导的运算。
