@@ -199,3 +199,36 @@ def test_assignment_does_not_treat_not_implemented_as_identity(nn):
     P.register_parametrization(m, "weight", Double())
     with pytest.raises(RuntimeError, match="does not implement right_inverse"):
         m.weight = torch.zeros(2, 2)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/stateless.py",
+    "functional_call",
+    "with tie_weights, give one name of a tied group or all: two of three (even the same "
+    "tensor) raise KeyError; different tensors for all names raise ValueError",
+)
+@each_nn()
+def test_tied_group_of_three_needs_one_name_or_all(nn):
+    stateless = importlib.import_module(f"{nn.__name__}.utils.stateless")
+
+    class ThreeTied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b, self.c = nn.Linear(2, 2), nn.Linear(2, 2), nn.Linear(2, 2)
+            self.b.weight = self.a.weight
+            self.c.weight = self.a.weight
+
+        def forward(self, x):
+            return self.c(x)
+
+    m, w, x = ThreeTied(), torch.zeros(2, 2), torch.ones(1, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = m.c.bias.detach().unsqueeze(0)
+        assert torch.equal(stateless.functional_call(m, {"a.weight": w}, (x,)), expected)
+        with pytest.raises(KeyError, match="c.weight"):
+            stateless.functional_call(m, {"a.weight": w, "b.weight": w}, (x,))
+        all_three = {"a.weight": w, "b.weight": w, "c.weight": w}
+        assert torch.equal(stateless.functional_call(m, all_three, (x,)), expected)
+        with pytest.raises(ValueError, match="which are tied"):
+            stateless.functional_call(m, {**all_three, "c.weight": w.clone()}, (x,))
