@@ -11,7 +11,8 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
     `torch.distributed` 的 C++ 部件，本文件只负责把它们接到模块系统上：
 
     - 构造时：检查参数、用 `_sync_module_states` 把 rank 0 的参数与缓冲区（buffer）广播给
-      所有进程，再把参数分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
+      所有进程（`init_sync=False` 时不广播；给了弃用的 `broadcast_buffers=False` 时不广播
+      缓冲区），再把参数分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
       桶的次序与参数的注册顺序相反，然后建出 `dist.Reducer`。Reducer 在每个参数的梯度累加节点上
       注册自动求导（autograd）钩子（hook）。
     - 反向传播时：桶按次序发出，一个桶里的梯度全部就绪、且排在它前面的桶都已发出，Reducer
@@ -40,7 +41,8 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
     the C++ parts of `torch.distributed`, and this file only connects them to the module system:
 
     - At construction: check the arguments, broadcast rank 0's parameters and buffers to all
-      processes with `_sync_module_states`, group the parameters into "buckets"
+      processes with `_sync_module_states` (nothing with `init_sync=False`; not the buffers
+      with the deprecated `broadcast_buffers=False`), group the parameters into "buckets"
       (`dist._compute_bucket_assignment_by_size`), ordered opposite to the parameters'
       registration, and build a `dist.Reducer`. The Reducer registers an autograd hook on each
       parameter's gradient accumulator.
