@@ -232,3 +232,31 @@ def test_tied_group_of_three_needs_one_name_or_all(nn):
         assert torch.equal(stateless.functional_call(m, all_three, (x,)), expected)
         with pytest.raises(ValueError, match="which are tied"):
             stateless.functional_call(m, {**all_three, "c.weight": w.clone()}, (x,))
+
+
+@needs_gloo
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "DistributedDataParallel._check_sync_bufs_post_fwd",
+    "a POST_FORWARD buffer hook runs only when will_sync_module_buffers() holds, e.g. not with "
+    "forward_sync_buffers=False",
+)
+@each_nn()
+def test_post_forward_buffer_hook_needs_will_sync(nn, one_process_group):
+    ddp_module = importlib.import_module(f"{nn.__name__}.parallel.distributed")
+    post_forward = ddp_module._BufferCommHookLocation.POST_FORWARD
+
+    def calls(**kwargs):
+        seen = []
+        ddp = nn.parallel.DistributedDataParallel(nn.BatchNorm1d(2), **kwargs)
+        ddp._register_buffer_comm_hook(
+            None,
+            lambda state, buffers: seen.append(sorted(buffers)),
+            comm_hook_location=post_forward,
+        )
+        ddp(torch.ones(3, 2))
+        return seen
+
+    names = ["num_batches_tracked", "running_mean", "running_var"]
+    assert calls() == [names]
+    assert calls(forward_sync_buffers=False) == []

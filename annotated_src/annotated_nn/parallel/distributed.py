@@ -3253,11 +3253,13 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            只有注册了位置为 `POST_FORWARD` 的缓冲区钩子时才是。
+            `will_sync_module_buffers()` 成立，并且注册了位置为 `POST_FORWARD` 的缓冲区钩子时
+            才是。
 
         === "English"
 
-            Only with a buffer hook registered at `POST_FORWARD`.
+            When `will_sync_module_buffers()` holds and a buffer hook is registered at
+            `POST_FORWARD`.
 
         Returns:
             The decision. / 判断结果。
