@@ -260,3 +260,49 @@ def test_post_forward_buffer_hook_needs_will_sync(nn, one_process_group):
     names = ["num_batches_tracked", "running_mean", "running_var"]
     assert calls() == [names]
     assert calls(forward_sync_buffers=False) == []
+
+
+def _join_buffer_worker(rank, port, out_dir):
+    """Rank-dependent running_mean in eval mode; one forward outside join() and one inside."""
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=2)
+    results = {}
+    try:
+        for name, nn in NAMESPACES.items():
+            ddp = nn.parallel.DistributedDataParallel(
+                nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+            ).eval()
+            running_mean = ddp.module[1].running_mean
+            running_mean.fill_(rank + 1.0)
+            ddp(torch.ones(3, 2))
+            results[name, "plain"] = running_mean.clone()
+            running_mean.fill_(rank + 1.0)
+            with ddp.join():
+                ddp(torch.ones(3, 2))
+            results[name, "join"] = running_mean.clone()
+    except Exception:  # noqa: BLE001 - reported by the main process
+        results["worker error"] = traceback.format_exc()
+    finally:
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        dist.destroy_process_group()
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/iteration.md",
+    "buffers",
+    "buffers are broadcast from rank 0 before a forward pass, but inside join() from the highest "
+    "rank still training (the last rank while all train)",
+)
+def test_buffers_come_from_the_last_rank_inside_join(tmp_path):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    mp.spawn(_join_buffer_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
+    ranks = [torch.load(tmp_path / f"rank{r}.pt", weights_only=False) for r in range(2)]
+    for rank, result in enumerate(ranks):
+        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
+    for name in NAMESPACES:
+        for result in ranks:
+            assert torch.equal(result[name, "plain"], torch.full((2,), 1.0))
+            assert torch.equal(result[name, "join"], torch.full((2,), 2.0))

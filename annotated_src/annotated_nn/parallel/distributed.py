@@ -3360,14 +3360,19 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             平时权威 rank 是 0；在 join 中 rank 0 可能已经加入、缓冲区已过时，于是在仍训练的
-            进程中商定一个。同步是对缓冲区的就地写入，但不增加它们的版本计数：若先前某次前向
+            进程中商定一个：`_find_common_rank` 取其中最大的 rank。只要开启了 join
+            （`with ddp.join():` 之内），即使还没有进程加入也这样做，所以那时广播源是最后一个
+            rank，不是 0。同步是对缓冲区的就地写入，但不增加它们的版本计数：若先前某次前向
             为反向保存了缓冲区、而那次反向还没运行（例如两次前向之后才一次反向），反向时就不会
             报"已被就地修改"的错。
 
         === "English"
 
             Normally the authoritative rank is 0; in a join rank 0 may have joined already with
-            stale buffers, so one is agreed on among those still training. The sync writes the
+            stale buffers, so one is agreed on among those still training: `_find_common_rank`
+            takes the largest of their ranks. This holds whenever join is enabled (inside
+            `with ddp.join():`), even before any process has joined, so the source is then the
+            last rank, not 0. The sync writes the
             buffers in-place without bumping their version counters: if an earlier forward saved
             a buffer for a backward pass that has not run yet (two forwards before one backward,
             say), that backward does not fail with "modified by an inplace operation".
