@@ -306,3 +306,20 @@ def test_buffers_come_from_the_last_rank_inside_join(tmp_path):
         for result in ranks:
             assert torch.equal(result[name, "plain"], torch.full((2,), 1.0))
             assert torch.equal(result[name, "join"], torch.full((2,), 2.0))
+
+
+@needs_gloo
+@proves(
+    "docs/chapters/ddp/overview.md",
+    "argument checks",
+    "for a CPU module a non-empty device_ids or output_device is a ValueError; the check tests "
+    "truthiness, so device_ids=[] and output_device=0 pass",
+)
+@each_nn()
+def test_cpu_module_device_arguments(nn, one_process_group):
+    D = nn.parallel.DistributedDataParallel
+    D(nn.Linear(2, 1), device_ids=[])
+    D(nn.Linear(2, 1), output_device=0)  # falsy: not checked
+    for kwargs in ({"device_ids": [0]}, {"output_device": 1}, {"output_device": "cpu"}):
+        with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
+            D(nn.Linear(2, 1), **kwargs)
