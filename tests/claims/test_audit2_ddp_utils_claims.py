@@ -323,3 +323,16 @@ def test_cpu_module_device_arguments(nn, one_process_group):
     for kwargs in ({"device_ids": [0]}, {"output_device": 1}, {"output_device": "cpu"}):
         with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
             D(nn.Linear(2, 1), **kwargs)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/rnn.py",
+    "_packed_sequence_init_args",
+    "batch_sizes must be a CPU tensor: a list raises AttributeError (its .device is read)",
+)
+@each_nn()
+def test_packed_sequence_batch_sizes_must_be_a_tensor(nn):
+    with pytest.raises(AttributeError, match="device"):
+        nn.utils.rnn.PackedSequence(torch.ones(2), [1, 1])
+    packed = nn.utils.rnn.PackedSequence(torch.ones(2), torch.tensor([1, 1]))
+    assert packed.batch_sizes.tolist() == [1, 1]
