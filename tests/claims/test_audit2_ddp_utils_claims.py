@@ -336,3 +336,18 @@ def test_packed_sequence_batch_sizes_must_be_a_tensor(nn):
         nn.utils.rnn.PackedSequence(torch.ones(2), [1, 1])
     packed = nn.utils.rnn.PackedSequence(torch.ones(2), torch.tensor([1, 1]))
     assert packed.batch_sizes.tolist() == [1, 1]
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/convert_parameters.py",
+    "parameters_to_vector",
+    "the device check only tells CUDA/PrivateUse1 devices apart: CPU and meta parameters pass it "
+    "and fail later with RuntimeError (torch.cat, or the .data assignment)",
+)
+@each_nn()
+def test_cpu_meta_mix_is_a_runtime_error(nn):
+    mixed = [torch.ones(2), torch.ones(2, device="meta")]
+    with pytest.raises(RuntimeError, match="not on the expected device"):
+        nn.utils.parameters_to_vector(mixed)
+    with pytest.raises(RuntimeError, match="incompatible tensor type"):
+        nn.utils.vector_to_parameters(torch.ones(4), mixed)
