@@ -351,3 +351,24 @@ def test_cpu_meta_mix_is_a_runtime_error(nn):
         nn.utils.parameters_to_vector(mixed)
     with pytest.raises(RuntimeError, match="incompatible tensor type"):
         nn.utils.vector_to_parameters(torch.ones(4), mixed)
+
+
+@proves(
+    "annotated_src/annotated_nn/utils/weight_norm.py",
+    "weight_norm",
+    "the first-generation weight_norm raises AttributeError for an unknown name, IndexError for "
+    "dim out of range, TypeError for a None tensor; spectral_norm RuntimeError for dim out of "
+    "range",
+)
+@each_nn()
+def test_first_generation_norm_errors(nn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        with pytest.raises(AttributeError, match="foo"):
+            nn.utils.weight_norm(nn.Linear(2, 2), "foo")
+        with pytest.raises(IndexError, match="Dimension out of range"):
+            nn.utils.weight_norm(nn.Linear(2, 2), dim=2)
+        with pytest.raises(TypeError, match="NoneType"):
+            nn.utils.weight_norm(nn.Linear(2, 2, bias=False), "bias")
+    with pytest.raises(RuntimeError, match="permute"):
+        nn.utils.spectral_norm(nn.Linear(2, 2), dim=2)
