@@ -18,8 +18,9 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 from claim import NAMESPACES, each_nn, proves
-from helpers import free_port
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+
+from helpers import free_port
 
 needs_gloo = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -59,53 +60,7 @@ def test_comm_hook_signature_checks(nn, one_process_group):
     with pytest.raises(KeyError, match="bucket"):
         D(nn.Linear(2, 1)).register_comm_hook(None, no_bucket)
     with pytest.raises(AttributeError, match="__name__"):
-        D(nn.Linear(2, 1)).register_comm_hook(
-            None, functools.partial(default_hooks.allreduce_hook)
-        )
-
-
-def _init_buffer_worker(rank, port, out_dir):
-    """Wrap a module whose buffer differs per rank, with each buffer flag; save what stays."""
-    torch.set_num_threads(1)
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=2)
-    results = {}
-    try:
-        for name, nn in NAMESPACES.items():
-            for flag in ("broadcast_buffers", "forward_sync_buffers"):
-                module = nn.BatchNorm1d(2)
-                module.running_mean.fill_(rank + 1.0)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", FutureWarning)
-                    ddp = nn.parallel.DistributedDataParallel(module, **{flag: False})
-                results[name, flag] = ddp.module.running_mean.clone()
-    except Exception:  # noqa: BLE001 - reported by the main process
-        results["worker error"] = traceback.format_exc()
-    finally:
-        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
-        dist.destroy_process_group()
-
-
-@needs_gloo
-@proves(
-    "docs/chapters/ddp/overview.md",
-    "construction",
-    "construction broadcasts rank 0's buffers unless the deprecated broadcast_buffers=False is "
-    "given; forward_sync_buffers=False still broadcasts them",
-)
-def test_construction_buffer_broadcast_follows_broadcast_buffers(tmp_path):
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    mp.spawn(_init_buffer_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
-    ranks = [torch.load(tmp_path / f"rank{r}.pt", weights_only=False) for r in range(2)]
-    for rank, result in enumerate(ranks):
-        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
-    for name in NAMESPACES:
-        kept = [result[name, "broadcast_buffers"] for result in ranks]
-        assert torch.equal(kept[0], torch.full((2,), 1.0))
-        assert torch.equal(kept[1], torch.full((2,), 2.0))
-        for result in ranks:
-            assert torch.equal(result[name, "forward_sync_buffers"], torch.full((2,), 1.0))
+        D(nn.Linear(2, 1)).register_comm_hook(None, functools.partial(default_hooks.allreduce_hook))
 
 
 @proves(
@@ -262,69 +217,6 @@ def test_post_forward_buffer_hook_needs_will_sync(nn, one_process_group):
     assert calls(forward_sync_buffers=False) == []
 
 
-def _join_buffer_worker(rank, port, out_dir):
-    """Rank-dependent running_mean in eval mode; one forward outside join() and one inside."""
-    torch.set_num_threads(1)
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=2)
-    results = {}
-    try:
-        for name, nn in NAMESPACES.items():
-            ddp = nn.parallel.DistributedDataParallel(
-                nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
-            ).eval()
-            running_mean = ddp.module[1].running_mean
-            running_mean.fill_(rank + 1.0)
-            ddp(torch.ones(3, 2))
-            results[name, "plain"] = running_mean.clone()
-            running_mean.fill_(rank + 1.0)
-            with ddp.join():
-                ddp(torch.ones(3, 2))
-            results[name, "join"] = running_mean.clone()
-    except Exception:  # noqa: BLE001 - reported by the main process
-        results["worker error"] = traceback.format_exc()
-    finally:
-        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
-        dist.destroy_process_group()
-
-
-@needs_gloo
-@proves(
-    "docs/chapters/ddp/iteration.md",
-    "buffers",
-    "buffers are broadcast from rank 0 before a forward pass, but inside join() from the highest "
-    "rank still training (the last rank while all train)",
-)
-def test_buffers_come_from_the_last_rank_inside_join(tmp_path):
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    mp.spawn(_join_buffer_worker, args=(free_port(), str(tmp_path)), nprocs=2, join=True)
-    ranks = [torch.load(tmp_path / f"rank{r}.pt", weights_only=False) for r in range(2)]
-    for rank, result in enumerate(ranks):
-        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
-    for name in NAMESPACES:
-        for result in ranks:
-            assert torch.equal(result[name, "plain"], torch.full((2,), 1.0))
-            assert torch.equal(result[name, "join"], torch.full((2,), 2.0))
-
-
-@needs_gloo
-@proves(
-    "docs/chapters/ddp/overview.md",
-    "argument checks",
-    "for a CPU module a non-empty device_ids or output_device is a ValueError; the check tests "
-    "truthiness, so device_ids=[] and output_device=0 pass",
-)
-@each_nn()
-def test_cpu_module_device_arguments(nn, one_process_group):
-    D = nn.parallel.DistributedDataParallel
-    D(nn.Linear(2, 1), device_ids=[])
-    D(nn.Linear(2, 1), output_device=0)  # falsy: not checked
-    for kwargs in ({"device_ids": [0]}, {"output_device": 1}, {"output_device": "cpu"}):
-        with pytest.raises(ValueError, match="device_ids and output_device arguments only work"):
-            D(nn.Linear(2, 1), **kwargs)
-
-
 @proves(
     "annotated_src/annotated_nn/utils/rnn.py",
     "_packed_sequence_init_args",
@@ -372,3 +264,98 @@ def test_first_generation_norm_errors(nn):
             nn.utils.weight_norm(nn.Linear(2, 2, bias=False), "bias")
     with pytest.raises(RuntimeError, match="permute"):
         nn.utils.spectral_norm(nn.Linear(2, 2), dim=2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Two processes (gloo on 127.0.0.1), spawned once for the module
+# ---------------------------------------------------------------------------------------------
+
+
+def _two_rank_scenarios(rank, nn):
+    """What one rank records for one namespace: buffers differ per rank before each step."""
+    out = {}
+    # Construction: each buffer flag turned off in turn.
+    for flag in ("broadcast_buffers", "forward_sync_buffers"):
+        module = nn.BatchNorm1d(2)
+        module.running_mean.fill_(rank + 1.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            ddp = nn.parallel.DistributedDataParallel(module, **{flag: False})
+        out["init", flag] = ddp.module.running_mean.clone()
+    # Before a forward pass (eval mode, so the forward itself changes nothing), outside and
+    # inside join().
+    ddp = nn.parallel.DistributedDataParallel(
+        nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    ).eval()
+    running_mean = ddp.module[1].running_mean
+    running_mean.fill_(rank + 1.0)
+    ddp(torch.ones(3, 2))
+    out["forward", "plain"] = running_mean.clone()
+    running_mean.fill_(rank + 1.0)
+    with ddp.join():
+        ddp(torch.ones(3, 2))
+    out["forward", "join"] = running_mean.clone()
+    return out
+
+
+def _two_rank_worker(rank, port, out_dir):
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=2)
+    results = {}
+    try:
+        for name, nn in NAMESPACES.items():
+            results[name] = _two_rank_scenarios(rank, nn)
+    except Exception:  # noqa: BLE001 - reported by the main process
+        results["worker error"] = traceback.format_exc()
+    finally:
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        dist.destroy_process_group()
+
+
+@pytest.fixture(scope="module")
+def two_ranks(tmp_path_factory):
+    """Per rank, {namespace name: records}."""
+    if not dist.is_available() or not dist.is_gloo_available():
+        pytest.skip("needs gloo")
+    out_dir = tmp_path_factory.mktemp("audit2_ddp")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    mp.spawn(_two_rank_worker, args=(free_port(), str(out_dir)), nprocs=2, join=True)
+    results = [torch.load(out_dir / f"rank{r}.pt", weights_only=False) for r in range(2)]
+    for rank, result in enumerate(results):
+        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
+    return results
+
+
+def _records(two_ranks, nn):
+    name = next(key for key, value in NAMESPACES.items() if value is nn)
+    return [result[name] for result in two_ranks]
+
+
+@proves(
+    "docs/chapters/ddp/overview.md",
+    "construction",
+    "construction broadcasts rank 0's buffers unless the deprecated broadcast_buffers=False is "
+    "given; forward_sync_buffers=False still broadcasts them",
+)
+@each_nn()
+def test_construction_buffer_broadcast_follows_broadcast_buffers(nn, two_ranks):
+    ranks = _records(two_ranks, nn)
+    assert torch.equal(ranks[0]["init", "broadcast_buffers"], torch.full((2,), 1.0))
+    assert torch.equal(ranks[1]["init", "broadcast_buffers"], torch.full((2,), 2.0))
+    for record in ranks:
+        assert torch.equal(record["init", "forward_sync_buffers"], torch.full((2,), 1.0))
+
+
+@proves(
+    "docs/chapters/ddp/iteration.md",
+    "buffers",
+    "buffers are broadcast from rank 0 before a forward pass, but inside join() from the highest "
+    "rank still training (the last rank while all train)",
+)
+@each_nn()
+def test_buffers_come_from_the_last_rank_inside_join(nn, two_ranks):
+    for record in _records(two_ranks, nn):
+        assert torch.equal(record["forward", "plain"], torch.full((2,), 1.0))
+        assert torch.equal(record["forward", "join"], torch.full((2,), 2.0))
