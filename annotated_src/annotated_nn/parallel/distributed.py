@@ -938,7 +938,8 @@ class DistributedDataParallel(Module, Joinable):
         - 构造后不要再增删参数：Reducer 在构造时记下了参数列表和它们的钩子（缓冲区则在每次
           同步前重新收集）。
         - 各进程的参数注册顺序必须一致：最初的分桶就是按这个顺序的倒序进行的。
-        - 缓冲区（例如 BatchNorm 的滑动统计量）默认在每次前向前从 rank 0 广播，
+        - 缓冲区（例如 BatchNorm 的滑动统计量）默认在每次前向前从 rank 0 广播（`join()` 之内
+          改从仍在训练的最大 rank 广播；`no_sync()` 之后的第一次前向不广播），
           所以其它进程上一轮更新的统计量会被覆盖。
         - 损失若是求和而非求平均，`M` 个进程每个 `N` 个样本得到的梯度是单进程 `M*N` 个样本
           的 `1/M`，因为 DDP 求的是平均。
@@ -969,7 +970,8 @@ class DistributedDataParallel(Module, Joinable):
         - Parameters must be registered in the same order in every process: the initial
           buckets are formed in the reverse of that order.
         - Buffers (BatchNorm's running statistics, say) are broadcast from rank 0 before every
-          forward by default, so the statistics other ranks updated in the previous iteration
+          forward by default (inside `join()` from the highest rank still training instead;
+          not before the first forward after `no_sync()`), so the statistics other ranks updated in the previous iteration
           are overwritten.
         - If the loss is summed rather than averaged, `M` processes of `N` samples each get
           `1/M` of the gradient of one process with `M*N` samples, since DDP averages.
@@ -2604,9 +2606,11 @@ class DistributedDataParallel(Module, Joinable):
             logger.info("Reducer buckets have been rebuilt in this iteration.")
             self._has_rebuilt_buckets = True
 
-        # 中: 默认在这里从 rank 0 广播缓冲区（除非注册了前向后运行的缓冲区钩子）。
+        # 中: 默认在这里从 rank 0 广播缓冲区（除非注册了前向后运行的缓冲区钩子；`join()` 之内
+        # 中: 广播源是仍在训练的最大 rank，见 `_sync_buffers`）。
         # EN: By default buffers are broadcast from rank 0 here (unless a post-forward buffer
-        # EN: hook is registered).
+        # EN: hook is registered; inside `join()` the source is the highest rank still training,
+        # EN: see `_sync_buffers`).
         if self._check_sync_bufs_pre_fwd():
             self._sync_buffers()
 
