@@ -11,7 +11,8 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
     `torch.distributed` 的 C++ 部件，本文件只负责把它们接到模块系统上：
 
     - 构造时：检查参数、用 `_sync_module_states` 把 rank 0 的参数与缓冲区（buffer）广播给
-      所有进程，再把参数分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
+      所有进程（`init_sync=False` 时不广播；给了弃用的 `broadcast_buffers=False` 时不广播
+      缓冲区），再把参数分进若干"桶"（bucket，`dist._compute_bucket_assignment_by_size`），
       桶的次序与参数的注册顺序相反，然后建出 `dist.Reducer`。Reducer 在每个参数的梯度累加节点上
       注册自动求导（autograd）钩子（hook）。
     - 反向传播时：桶按次序发出，一个桶里的梯度全部就绪、且排在它前面的桶都已发出，Reducer
@@ -40,7 +41,8 @@ r"""Multi-process data parallelism: `DistributedDataParallel`. / 多进程数据
     the C++ parts of `torch.distributed`, and this file only connects them to the module system:
 
     - At construction: check the arguments, broadcast rank 0's parameters and buffers to all
-      processes with `_sync_module_states`, group the parameters into "buckets"
+      processes with `_sync_module_states` (nothing with `init_sync=False`; not the buffers
+      with the deprecated `broadcast_buffers=False`), group the parameters into "buckets"
       (`dist._compute_bucket_assignment_by_size`), ordered opposite to the parameters'
       registration, and build a `dist.Reducer`. The Reducer registers an autograd hook on each
       parameter's gradient accumulator.
@@ -936,7 +938,8 @@ class DistributedDataParallel(Module, Joinable):
         - 构造后不要再增删参数：Reducer 在构造时记下了参数列表和它们的钩子（缓冲区则在每次
           同步前重新收集）。
         - 各进程的参数注册顺序必须一致：最初的分桶就是按这个顺序的倒序进行的。
-        - 缓冲区（例如 BatchNorm 的滑动统计量）默认在每次前向前从 rank 0 广播，
+        - 缓冲区（例如 BatchNorm 的滑动统计量）默认在每次前向前从 rank 0 广播（`join()` 之内
+          改从仍在训练的最大 rank 广播；`no_sync()` 之后的第一次前向不广播），
           所以其它进程上一轮更新的统计量会被覆盖。
         - 损失若是求和而非求平均，`M` 个进程每个 `N` 个样本得到的梯度是单进程 `M*N` 个样本
           的 `1/M`，因为 DDP 求的是平均。
@@ -967,7 +970,8 @@ class DistributedDataParallel(Module, Joinable):
         - Parameters must be registered in the same order in every process: the initial
           buckets are formed in the reverse of that order.
         - Buffers (BatchNorm's running statistics, say) are broadcast from rank 0 before every
-          forward by default, so the statistics other ranks updated in the previous iteration
+          forward by default (inside `join()` from the highest rank still training instead;
+          not before the first forward after `no_sync()`), so the statistics other ranks updated in the previous iteration
           are overwritten.
         - If the loss is summed rather than averaged, `M` processes of `N` samples each get
           `1/M` of the gradient of one process with `M*N` samples, since DDP averages.
@@ -1060,7 +1064,7 @@ class DistributedDataParallel(Module, Joinable):
                拒绝未初始化参数（惰性模块还没运行过）。
             4. 算出桶大小；若有延后归约的参数，先为它们建好缓冲并注册钩子。
             5. 按模块顺序收集要归约的参数；`init_sync` 时检查各进程参数形状一致，并把 rank 0
-               的参数与缓冲区广播出去。
+               的参数与缓冲区广播出去（给了弃用的 `broadcast_buffers=False` 时不广播缓冲区）。
             6. 分桶，建出 Reducer 与 Logger（`_ddp_init_helper`）。
             7. 混合精度、静态图与编译路径的收尾设置。
 
@@ -1082,7 +1086,8 @@ class DistributedDataParallel(Module, Joinable):
                register the hook first.
             5. Collect the parameters to reduce in module order; with `init_sync`, check that
                every process has the same parameter shapes and broadcast rank 0's parameters
-               and buffers.
+               and buffers (not the buffers when the deprecated `broadcast_buffers=False` is
+               given).
             6. Bucket them and build the Reducer and the Logger (`_ddp_init_helper`).
             7. Finishing settings for mixed precision, static graph and the compiled path.
 
@@ -2601,9 +2606,11 @@ class DistributedDataParallel(Module, Joinable):
             logger.info("Reducer buckets have been rebuilt in this iteration.")
             self._has_rebuilt_buckets = True
 
-        # 中: 默认在这里从 rank 0 广播缓冲区（除非注册了前向后运行的缓冲区钩子）。
+        # 中: 默认在这里从 rank 0 广播缓冲区（除非注册了前向后运行的缓冲区钩子；`join()` 之内
+        # 中: 广播源是仍在训练的最大 rank，见 `_sync_buffers`）。
         # EN: By default buffers are broadcast from rank 0 here (unless a post-forward buffer
-        # EN: hook is registered).
+        # EN: hook is registered; inside `join()` the source is the highest rank still training,
+        # EN: see `_sync_buffers`).
         if self._check_sync_bufs_pre_fwd():
             self._sync_buffers()
 
@@ -3125,22 +3132,29 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            `hook(state, bucket)` 在一个桶就绪时被调用，必须返回一个 `torch.futures.Future`，
-            其结果是一个与 `bucket.buffer()` 形状相同的张量，Reducer 把它拷回各参数的梯度。
+            `hook(state, bucket)` 在一个桶就绪、且排在它前面的桶都已发出时被调用（桶按次序
+            发出），必须返回一个 `torch.futures.Future`，其结果是一个与 `bucket.buffer()` 形状
+            相同的张量，Reducer 把它拷回各参数的梯度。
             桶里的梯度**没有**预先除以进程数，求平均要钩子自己做。
             `torch.distributed.algorithms.ddp_comm_hooks` 里现成的有 `allreduce_hook`、
             `fp16_compress_hook`、`bf16_compress_hook`、PowerSGD 等。只能注册一次，且要在第一次
-            反向之前。
+            反向之前。钩子必须有一个名为 `bucket` 的参数，而且要有 `__name__` 与 `__qualname__`：
+            检查按名字读它们，所以 `functools.partial` 或带 `__call__` 的对象报 AttributeError
+            （与 torch 相同），要包成一个函数再注册。
 
         === "English"
 
-            `hook(state, bucket)` is called when a bucket is ready and must return a
+            `hook(state, bucket)` is called when a bucket is ready and every bucket before it
+            has gone out (buckets go out in order); it must return a
             `torch.futures.Future` whose result is one tensor shaped like `bucket.buffer()`,
             which the Reducer copies back into the parameters' gradients. The bucket's gradients
             are *not* pre-divided by the number of processes; averaging is the hook's job.
             Ready-made ones in `torch.distributed.algorithms.ddp_comm_hooks` include
             `allreduce_hook`, `fp16_compress_hook`, `bf16_compress_hook` and PowerSGD. It can be
-            registered once only, before the first backward.
+            registered once only, before the first backward. The hook must have a parameter
+            named `bucket` and must have `__name__` and `__qualname__`: the checks read them, so
+            a `functools.partial` or an object with `__call__` raises AttributeError (as in
+            torch); wrap it in a function before registering.
 
         Args:
             state: Per-process state passed to the hook (error feedback, a process group, ...). / 传给钩子的本进程状态（误差反馈、进程组等）。
@@ -3149,6 +3163,9 @@ class DistributedDataParallel(Module, Joinable):
         Raises:
             TypeError: Not callable, or BF16 without CUDA+NCCL or XPU+XCCL. / 不可调用，或没有 CUDA+NCCL 或 XPU+XCCL 却用 BF16。
             ValueError: Wrong annotations. / 类型标注不对。
+            KeyError: No parameter named `bucket`. / 没有名为 `bucket` 的参数。
+            AttributeError: The hook has no `__name__` (e.g. `functools.partial`). / 钩子没有 `__name__`（例如 `functools.partial`）。
+            RuntimeError: A comm hook was already registered. / 已经注册过通信钩子。
         """
         # 中: 先检查钩子，再把名字记进日志，最后交给 Reducer（它拒绝第二次注册）。
         # EN: Check the hook, record its name in the log, then hand it to the Reducer (which
@@ -3240,11 +3257,13 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            只有注册了位置为 `POST_FORWARD` 的缓冲区钩子时才是。
+            `will_sync_module_buffers()` 成立，并且注册了位置为 `POST_FORWARD` 的缓冲区钩子时
+            才是。
 
         === "English"
 
-            Only with a buffer hook registered at `POST_FORWARD`.
+            When `will_sync_module_buffers()` holds and a buffer hook is registered at
+            `POST_FORWARD`.
 
         Returns:
             The decision. / 判断结果。
@@ -3345,14 +3364,19 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             平时权威 rank 是 0；在 join 中 rank 0 可能已经加入、缓冲区已过时，于是在仍训练的
-            进程中商定一个。同步是对缓冲区的就地写入，但不增加它们的版本计数：若先前某次前向
+            进程中商定一个：`_find_common_rank` 取其中最大的 rank。只要开启了 join
+            （`with ddp.join():` 之内），即使还没有进程加入也这样做，所以那时广播源是最后一个
+            rank，不是 0。同步是对缓冲区的就地写入，但不增加它们的版本计数：若先前某次前向
             为反向保存了缓冲区、而那次反向还没运行（例如两次前向之后才一次反向），反向时就不会
             报"已被就地修改"的错。
 
         === "English"
 
             Normally the authoritative rank is 0; in a join rank 0 may have joined already with
-            stale buffers, so one is agreed on among those still training. The sync writes the
+            stale buffers, so one is agreed on among those still training: `_find_common_rank`
+            takes the largest of their ranks. This holds whenever join is enabled (inside
+            `with ddp.join():`), even before any process has joined, so the source is then the
+            last rank, not 0. The sync writes the
             buffers in-place without bumping their version counters: if an earlier forward saved
             a buffer for a backward pass that has not run yet (two forwards before one backward,
             say), that backward does not fail with "modified by an inplace operation".
@@ -3450,17 +3474,22 @@ class DistributedDataParallel(Module, Joinable):
         === "中文"
 
             必须可调用；若参数 `bucket` 或返回值带了类型标注，标注必须分别是
-            `dist.GradBucket` 与 `torch.futures.Future[torch.Tensor]`（没有名为 `bucket` 的参数
-            时 `inspect` 抛 KeyError）。BF16 压缩钩子按名字识别，需要 CUDA+NCCL 2.10 以上或
-            XPU+XCCL，所以在纯 CPU 的 gloo 上注册它会报 TypeError。
+            `dist.GradBucket` 与 `torch.futures.Future[torch.Tensor]`（按名字查 `bucket` 参数：
+            没有这个名字的参数时，查找 `sig.parameters["bucket"]` 抛 KeyError；它在第几个位置
+            不管）。BF16 压缩钩子按 `hook.__name__` 识别，需要 CUDA+NCCL 2.10 以上或
+            XPU+XCCL，所以在纯 CPU 的 gloo 上注册它会报 TypeError；没有 `__name__` 的可调用对象
+            （`functools.partial`、带 `__call__` 的实例）在这里报 AttributeError。
 
         === "English"
 
             It must be callable; if the `bucket` parameter or the return value is annotated,
             the annotations must be `dist.GradBucket` and `torch.futures.Future[torch.Tensor]`
-            (with no parameter named `bucket`, `inspect` raises KeyError). The BF16 compression
-            hooks are recognized by name and need CUDA+NCCL 2.10 or later, or XPU+XCCL, so
-            registering one on CPU-only gloo raises TypeError.
+            (`bucket` is looked up by name: with no parameter of that name the lookup
+            `sig.parameters["bucket"]` raises KeyError; its position does not matter). The BF16
+            compression hooks are recognized by `hook.__name__` and need CUDA+NCCL 2.10 or later,
+            or XPU+XCCL, so registering one on CPU-only gloo raises TypeError; a callable without
+            `__name__` (a `functools.partial`, an instance with `__call__`) raises AttributeError
+            here.
 
         Args:
             hook: The hook. / 钩子。
@@ -3468,6 +3497,8 @@ class DistributedDataParallel(Module, Joinable):
         Raises:
             TypeError: Not callable, or BF16 unsupported. / 不可调用，或不支持 BF16。
             ValueError: Wrong annotations. / 类型标注不对。
+            KeyError: No parameter named `bucket`. / 没有名为 `bucket` 的参数。
+            AttributeError: The hook has no `__name__`. / 钩子没有 `__name__`。
         """
         if not callable(hook):
             self._log_and_throw(TypeError, "Communication hook must be callable.")

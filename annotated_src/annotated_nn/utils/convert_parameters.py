@@ -65,7 +65,8 @@ def parameters_to_vector(parameters: Iterable[torch.Tensor]) -> torch.Tensor:
         A one-dimensional tensor of all elements, in order. / 按顺序包含全部元素的一维张量。
 
     Raises:
-        TypeError: Parameters on different accelerators, or on an accelerator and the CPU. / 参数分处不同加速器，或加速器与 CPU 混用。
+        TypeError: Parameters on two CUDA (or PrivateUse1) devices, or on one of those and any other device. / 参数分处两个 CUDA（或 PrivateUse1）设备，或其中之一与其他任何设备混用。
+        RuntimeError: Other mixes, e.g. CPU and meta, which the check counts as one device: `torch.cat` refuses them. / 其他混用，例如 CPU 与 meta（检查把它们算作同一个设备）：由 `torch.cat` 拒绝。
         ValueError: No parameters at all. / 一个参数也没有。
 
     Examples:
@@ -112,8 +113,8 @@ def vector_to_parameters(vec: torch.Tensor, parameters: Iterable[torch.Tensor]) 
         parameters: The tensors to fill, e.g. `model.parameters()`. / 要填入的张量，例如 `model.parameters()`。
 
     Raises:
-        TypeError: `vec` is not a tensor, or parameters sit on different devices. / `vec` 不是张量，或参数分处不同设备。
-        RuntimeError: `vec` is too short. / `vec` 太短。
+        TypeError: `vec` is not a tensor, or parameters on two CUDA (or PrivateUse1) devices, or on one of those and any other device. / `vec` 不是张量，或参数分处两个 CUDA（或 PrivateUse1）设备，或其中之一与其他任何设备混用。
+        RuntimeError: `vec` is too short, or a parameter's device (e.g. meta) does not take `vec`'s data: the `.data` assignment refuses it. / `vec` 太短，或参数所在设备（例如 meta）接受不了 `vec` 的数据：`.data` 赋值拒绝。
 
     Examples:
         >>> import torch, annotated_nn as nn

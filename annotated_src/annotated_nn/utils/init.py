@@ -50,7 +50,8 @@ def skip_init(module_cls: type, *args: Any, **kwargs: Any) -> Any:
         The module with uninitialized parameters and buffers. / 参数与缓冲区未初始化的模块。
 
     Raises:
-        RuntimeError: Not a module class, or no `device` argument. / 不是模块类，或构造函数没有 `device` 参数。
+        RuntimeError: A class that is not a `Module` subclass, or no `device` argument. / 不是 `Module` 子类的类，或构造函数没有 `device` 参数。
+        TypeError: `module_cls` is not a class at all (e.g. a module instance): `issubclass` refuses it. / `module_cls` 根本不是类（例如模块实例）：`issubclass` 拒绝它。
 
     Examples:
         >>> import annotated_nn as nn

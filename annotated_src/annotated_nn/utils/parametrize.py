@@ -480,7 +480,8 @@ class ParametrizationList(ModuleList):
         === "中文"
 
             `module.weight = value` 最终调用这里。逆着注册顺序调用每个参数化的
-            `right_inverse`；与注册时不同，缺少这个方法就报 RuntimeError（没有办法把值写回去）。
+            `right_inverse`；与注册时不同，缺少这个方法就报 RuntimeError（没有办法把值写回去），
+            `right_inverse` 抛出的 `NotImplementedError` 也原样传出，不再当作恒等。
             结果写进已有的原始张量对象（`set_()`），所以优化器无需更新。
             下面的 dtype 与长度检查只有在 `right_inverse` 对不同输入返回不同 dtype 或长度时才会触发，
             那通常是用户代码的 bug。不记录梯度。
@@ -489,17 +490,19 @@ class ParametrizationList(ModuleList):
 
             `module.weight = value` ends up here. Each parametrization's `right_inverse` is
             called in reverse registration order; unlike at registration, a missing method
-            raises RuntimeError (there is no way to write the value back). The result goes into
-            the existing original objects (`set_()`), so the optimizer needs no update. The
-            dtype and length checks below fire only when `right_inverse` returns a different
-            dtype or length for different inputs, usually a bug in user code. No grad is
-            recorded.
+            raises RuntimeError (there is no way to write the value back), and a
+            `NotImplementedError` raised by `right_inverse` propagates instead of counting as
+            the identity. The result goes into the existing original objects (`set_()`), so
+            the optimizer needs no update. The dtype and length checks below fire only when
+            `right_inverse` returns a different dtype or length for different inputs, usually
+            a bug in user code. No grad is recorded.
 
         Args:
             value: The new value of the parametrized tensor. / 参数化张量的新值。
 
         Raises:
             RuntimeError: A parametrization has no `right_inverse`. / 某个参数化没有 `right_inverse`。
+            NotImplementedError: A `right_inverse` raises it (passed on). / 某个 `right_inverse` 抛出它（原样传出）。
             ValueError: The result has a wrong type, dtype or length. / 结果的类型、dtype 或长度不对。
         """
         # 中: 整段不记录梯度：写回原始值不是可求导的运算。
@@ -1144,11 +1147,13 @@ def remove_parametrizations(
 
         - `leave_parametrized=True`：张量保留**当前参数化后的值**。只有一个原始张量时，
           值用 `set_()` 写进 `original` 这个对象，再把它放回原处，于是参数对象不变，
-          优化器无需更新。多个原始张量时，放回的是一个新张量（需要梯度时包成参数），
-          需要用户自己加进优化器。
+          优化器无需更新。多个原始张量时，放回的是一个新张量：读出的值需要梯度时包成参数，
+          需要用户自己加进优化器；不需要梯度时（原始张量都被冻结，或在 `torch.no_grad()` 里
+          调用）它是普通张量，于是成了**缓冲区**，哪怕原来是参数（与 torch 相同）。
         - `leave_parametrized=False`：放回未参数化的 `original`，只适用于一个原始张量的情形。
 
-        张量回到原来的位置（参数或缓冲区，缓冲区一律是持久的）。模块上最后一个参数化
+        一个原始张量时，张量回到原来的位置（参数或缓冲区，缓冲区一律是持久的）；多个原始
+        张量时，由上面的规则决定是参数还是（持久的）缓冲区。模块上最后一个参数化
         移除后，`parametrizations` 被删除，类换回原来的类。
 
     === "English"
@@ -1156,14 +1161,17 @@ def remove_parametrizations(
         - `leave_parametrized=True`: the tensor keeps its *current parametrized value*. With
           one original, `set_()` writes the value into the `original` object, which is then
           put back, so the parameter object is the same and the optimizer needs no update.
-          With several originals a new tensor is put back (wrapped as a parameter when it
-          requires grad), which the user must add to the optimizer.
+          With several originals a new tensor is put back: wrapped as a parameter when the
+          value read requires grad, which the user must add to the optimizer; when it does not
+          (every original frozen, or the call made under `torch.no_grad()`) it is a plain
+          tensor and so becomes a **buffer**, even if it was a parameter (as in torch).
         - `leave_parametrized=False`: the unparametrized `original` is put back; only possible
           with one original.
 
-        The tensor returns to where it was (a parameter, or a buffer, which is always
-        persistent). Once the module's last parametrization is removed, `parametrizations` is
-        deleted and the class is swapped back to the original class.
+        With one original the tensor returns to where it was (a parameter, or a buffer, which
+        is always persistent); with several, the rule above decides between a parameter and a
+        (persistent) buffer. Once the module's last parametrization is removed,
+        `parametrizations` is deleted and the class is swapped back to the original class.
 
     Args:
         module: The parametrized module. / 已参数化的模块。

@@ -1094,7 +1094,7 @@ class RandomStructured(BasePruningMethod):
 
         Raises:
             ValueError: `t` has fewer than 2 dims, or `amount` is too large. / `t` 少于 2 维，或 `amount` 过大。
-            IndexError: `dim` not below `t.dim()`. / `dim` 不小于 `t.dim()`。
+            IndexError: `dim >= t.dim()` (the check), or `dim < -t.dim()` (indexing `t.shape`). / `dim >= t.dim()`（检查报错），或 `dim < -t.dim()`（索引 `t.shape` 时报错）。
         """
         # 中: 检查顺序与 PyTorch 相同：维数、`dim`、个数；因此同一个错误输入两边抛出同一个异常。
         # EN: Checks run in PyTorch's order: number of dims, `dim`, count; so a bad input raises
@@ -1249,7 +1249,7 @@ class LnStructured(BasePruningMethod):
 
         Raises:
             ValueError: `t` has fewer than 2 dims, or `amount` is too large. / `t` 少于 2 维，或 `amount` 过大。
-            IndexError: `dim` not below `t.dim()`. / `dim` 不小于 `t.dim()`。
+            IndexError: `dim >= t.dim()` (the check), or `dim < -t.dim()` (indexing `t.shape`). / `dim >= t.dim()`（检查报错），或 `dim < -t.dim()`（索引 `t.shape` 时报错）。
         """
         # 中: 检查顺序与 RandomStructured 相同；要保留的通道数在检查个数之前就算好（此时可能为负，
         # 中: 但紧接着的检查会先报错）。

@@ -221,6 +221,7 @@ class PackedSequence(_TorchPackedSequence):
         Raises:
             ValueError: `batch_sizes` not on the CPU. / `batch_sizes` 不在 CPU 上。
             AssertionError: No `batch_sizes` and `data` is not a pair. / 未给 `batch_sizes` 且 `data` 不是二元组。
+            AttributeError: `batch_sizes` is not a tensor (a list, say): its `.device` is read. / `batch_sizes` 不是张量（例如列表）：要读它的 `.device`。
         """
         return PackedSequence_.__new__(
             cls,
@@ -609,6 +610,7 @@ def _packed_sequence_init_args(
     Raises:
         ValueError: `batch_sizes` not on the CPU. / `batch_sizes` 不在 CPU 上。
         AssertionError: No `batch_sizes` and `data` is not a pair. / 未给 `batch_sizes` 且 `data` 不是二元组。
+        AttributeError: `batch_sizes` is not a tensor (a list, say): its `.device` is read. / `batch_sizes` 不是张量（例如列表）：要读它的 `.device`。
     """
     # 中: 逆排列总是先求，与选用哪种写法无关。
     # EN: The inverse is computed first, whichever calling form is used.

@@ -414,7 +414,7 @@ class SpectralNorm:
             The installed hook. / 装上的钩子。
 
         Raises:
-            RuntimeError: A spectral_norm hook already exists for `name`. / `name` 上已有 spectral_norm 钩子。
+            RuntimeError: A spectral_norm hook already exists for `name`, or `dim` out of range (from `permute`). / `name` 上已有 spectral_norm 钩子，或 `dim` 越界（由 `permute` 报出）。
             ValueError: Bad step count, a `None` or uninitialized parameter. / 迭代步数不合法，或参数为 `None`、未初始化。
             KeyError: `name` is not a parameter. / `name` 不是参数。
         """
@@ -766,7 +766,7 @@ def spectral_norm(
         The same module, modified in place. / 就地修改后的同一个模块。
 
     Raises:
-        RuntimeError: `name` already has a spectral_norm hook. / `name` 上已有 spectral_norm 钩子。
+        RuntimeError: `name` already has a spectral_norm hook, or `dim` out of range (from `permute`). / `name` 上已有 spectral_norm 钩子，或 `dim` 越界（由 `permute` 报出）。
         ValueError: Bad step count, a `None` or uninitialized parameter. / 迭代步数不合法，或参数为 `None`、未初始化。
         KeyError: `name` is not a parameter. / `name` 不是参数。
 

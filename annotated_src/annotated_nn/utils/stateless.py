@@ -335,7 +335,9 @@ def _untie_named_tensors_map(
         `decoder.weight is embedding.weight`。`named_parameters()` 默认去重，只报告其中一个名字；
         这里用 `remove_duplicate=False` 找出每个张量的全部名字。用户只给了其中一个名字的值时，
         返回的新字典把同一个值也填到其他别名上，使绑定在函数式调用里依然成立。
-        用户给同一组别名传了**不同**的张量对象则报错（给的是同一个对象则允许）。
+        用户给同一组别名传了**不同**的张量对象则报 ValueError（给的是同一个对象则允许）；
+        但三个及以上名字的组里给了其中几个、又漏了别的，检查要读漏掉的名字，于是报 KeyError，
+        即使给的是同一个对象（与 torch 相同）。
         原字典不被修改。
 
     === "English"
@@ -345,8 +347,10 @@ def _untie_named_tensors_map(
         by default and reports one name only; `remove_duplicate=False` reveals every name of
         each tensor. When the user gives a value for one of the names, the returned new dict
         fills the same value in for the other aliases, so the tie still holds in the functional
-        call. Giving *different* tensor objects for aliases of one tensor is an error (the same
-        object twice is fine). The input dict is not modified.
+        call. Giving *different* tensor objects for aliases of one tensor raises ValueError
+        (the same object twice is fine), but giving some names of a group of three or more and
+        leaving another out raises KeyError, since the check reads the missing name, even when
+        the given ones are one object (as in torch). The input dict is not modified.
 
     Args:
         module: The module whose ties are looked up. / 从中查找绑定关系的模块。
@@ -357,6 +361,7 @@ def _untie_named_tensors_map(
 
     Raises:
         ValueError: Different values given for tied names. / 给绑定的名字传了不同的值。
+        KeyError: Some, not all, names of a tied group of three or more given. / 三个及以上名字的绑定组只给了部分名字（多于一个）。
     """
     # 中: 模块里每个名字 → 张量（含重复出现的），再反过来得到 张量 → 它的全部名字。张量按对象
     # 中: 身份做键。注意共享子模块（同一个子模块挂在两条路径下）也会在这里表现为绑定。
@@ -555,7 +560,8 @@ def functional_call(
         会自动补上第二个键），恢复之后模块里留下的是换入的张量而不是原参数（torch 同样如此，
         issue #164759）。
         没有给出的名字保持模块原来的值（除非 `strict=True`，那时必须一个不多一个不少）。
-        `tie_weights=True`（默认）时，绑定在一起的权重只需给其中一个名字。
+        `tie_weights=True`（默认）时，绑定在一起的权重只需给其中一个名字；要么给一个，要么给全：
+        三个及以上名字的组里给两个、漏一个会报 KeyError（即使给的是同一个张量，与 torch 相同）。
         `args` 不是 tuple 时被当作唯一的位置参数。
 
         与 PyTorch 相同，每次调用都发出 `FutureWarning`（这个入口自 PyTorch 2.0 起已弃用），
@@ -574,7 +580,8 @@ def functional_call(
         instead of the parameter (the same in torch, issue #164759). Names not given keep the
         module's own values (unless `strict=True`, which then requires exactly the module's
         names). With `tie_weights=True` (the default), tied weights need a value under
-        one of their names only. An `args` that is not a tuple is taken as the single
+        one of their names only; give one or all of them: giving two names of a group of three
+        or more and leaving one out raises KeyError (even with the same tensor, as in torch). An `args` that is not a tuple is taken as the single
         positional argument.
 
         As in PyTorch, every call emits a `FutureWarning` (this entry point is deprecated
@@ -596,8 +603,9 @@ def functional_call(
         Whatever `module(*args, **kwargs)` returns. / `module(*args, **kwargs)` 的返回值。
 
     Raises:
-        ValueError: Bad container, non-dict element, or duplicate keys across dicts. / 容器类型不对、元素不是字典或跨字典重复键。
+        ValueError: Bad container, non-dict element, duplicate keys across dicts, or different tensors for tied names. / 容器类型不对、元素不是字典、跨字典重复键，或给绑定的名字传了不同的张量。
         RuntimeError: Jitted or DataParallel module; or `strict` key mismatch. / 模块是 JIT 或 DataParallel；或 `strict` 下键不匹配。
+        KeyError: With `tie_weights`, some but not all names of a tied group of three or more. / `tie_weights` 时，三个及以上名字的绑定组只给了部分名字（多于一个）。
 
     Note: Note [which functional_call] 对应哪个 functional_call
         === "中文"

@@ -204,6 +204,9 @@ class WeightNorm:
         Raises:
             RuntimeError: A weight_norm hook already exists for `name`. / `name` 上已有 weight_norm 钩子。
             ValueError: The parameter is uninitialized (lazy module). / 参数尚未初始化（惰性模块）。
+            AttributeError: The module has no attribute `name`. / 模块没有名为 `name` 的属性。
+            IndexError: `dim` out of range. / `dim` 越界。
+            TypeError: `name` is `None` (e.g. `bias` of a layer built with `bias=False`). / `name` 为 `None`（例如 `bias=False` 建出的层的 `bias`）。
         """
         # 中: 第 1 步：第一层归一化之后 `name` 已不是参数而是算出来的普通属性，再套一层没有意义，
         # 中: 所以在改动模块之前就报错。按名字比较：不同参数各自归一化是允许的。
@@ -360,6 +363,9 @@ def weight_norm(module: T_module, name: str = "weight", dim: int = 0) -> T_modul
     Raises:
         RuntimeError: `name` already has a weight_norm hook. / `name` 上已有 weight_norm 钩子。
         ValueError: The parameter is uninitialized (lazy module). / 参数尚未初始化（惰性模块）。
+        AttributeError: The module has no attribute `name`. / 模块没有名为 `name` 的属性。
+        IndexError: `dim` out of range. / `dim` 越界。
+        TypeError: `name` is `None` (e.g. `bias` of a layer built with `bias=False`). / `name` 为 `None`（例如 `bias=False` 建出的层的 `bias`）。
 
     Examples:
         >>> import warnings
