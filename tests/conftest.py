@@ -12,6 +12,43 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Under pytest-xdist with `--dist loadgroup` (`make test`), tests that share an expensive set-up
+# go to one worker, so it is made once per run:
+# - the book's session fixtures (tests/book/conftest.py: one strict mkdocs build, one server, one
+#   browser), for every test that uses one of them, in any file;
+# - a module's (or class's) own fixture that its tests ask for (the 2-process groups of the DDP
+#   tests, the torchrun runs, the examples' second run), for the tests of that module.
+BOOK_FIXTURES = frozenset({"book", "server", "browser", "page", "screenshots"})
+
+
+def _xdist_group(item):
+    """The group of the item, or None: it may run on any worker."""
+    # Fixtures, not the arguments a test is parametrized with (test_examples has a `page`).
+    callspec = getattr(item, "callspec", None)
+    names = set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
+    if names & BOOK_FIXTURES:
+        return "book"
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    # Fixtures that a test or fixture asks for by name (autouse ones are cheap set-ups).
+    requested = set(info.argnames)
+    for defs in info.name2fixturedefs.values():
+        requested.update(defs[-1].argnames)
+    for name in sorted(names & requested & set(info.name2fixturedefs)):
+        fixturedef = info.name2fixturedefs[name][-1]
+        if fixturedef.scope in ("module", "class") and ".py" in fixturedef.baseid:
+            return fixturedef.baseid
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = _xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(autouse=True)
 def _no_leaked_global_state():
