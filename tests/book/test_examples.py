@@ -6,7 +6,7 @@ Each example runs in-process (fresh globals, torch's RNG state restored afterwar
 annotated_nn, then with every `annotated_nn` import pointed at torch.
 
 The digits torch prints can depend on the SIMD kernels it picks for the CPU (AVX-512, AVX2 or
-none), so the examples also run, in one subprocess for the whole module, with
+none), so the examples also run on annotated_nn, in one subprocess for the whole module, with
 `ATEN_CPU_CAPABILITY=default` (the plain kernels every machine has): an output that depends on
 the CPU fails on any machine, not only on a reader's.
 """
@@ -80,8 +80,8 @@ def test_there_are_examples():
 class DefaultCapabilityRun:
     """The selected examples, run on annotated_nn in a subprocess with the plain CPU kernels.
 
-    Started when the first example test starts, so it runs while the in-process examples do;
-    `output(id)` waits for it.
+    Started by the first example test, whose first comparison `output(id)` waits for it: the
+    subprocess runs on the core this worker would use.
     """
 
     def __init__(self, ids: list[str], workdir: Path) -> None:
