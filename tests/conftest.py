@@ -4,6 +4,7 @@ import os
 
 import pytest
 import torch
+from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -54,10 +55,17 @@ def _xdist_group(item):
 def pytest_collection_modifyitems(config, items):
     # The tests marked slow first, so that no worker starts one when the others are nearly done.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    loadgroup = getattr(config.option, "loadgroup", False)  # set in xdist's workers
     for item in items:
         group = _xdist_group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+        if group is None:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+        # xdist's scheduler reads the group from the node id (`…@group`). pytest-xdist 3.8
+        # appends it through `item._nodeid`, which pytest 9 no longer reads (the id is now
+        # `item._id`, a NodeId), so every test would be a group of its own: append it here.
+        if loadgroup and not item.nodeid.endswith(f"@{group}"):
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
 
 
 @pytest.fixture(autouse=True)
