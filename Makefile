@@ -14,6 +14,9 @@ FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := graphviz chromium fonts-noto-cjk
 PYTEST_ARGS ?=
+# `make test` runs on every core (at most 4; pytest-xdist). `--dist loadgroup` sends the tests that
+# use the book's build and browser to one worker (tests/conftest.py), so the book is built once.
+PYTEST_XDIST := -n auto --maxprocesses=4 --dist loadgroup
 
 .PHONY: docs test build-docs diagrams annotations bench train sysdeps venv clean
 
@@ -48,7 +51,7 @@ diagrams: $(STAMP)
 	$(PY) diagrams/generate.py
 
 test: $(STAMP) sysdeps
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 # Bilingual commentary of every def and class (see CONTRIBUTING.md); exits 1 on any problem.
 annotations: $(STAMP)

@@ -1,9 +1,10 @@
-"""Shared pytest configuration: hypothesis profiles and the cleanup of global hooks."""
+"""Shared pytest configuration: hypothesis profiles, threads, xdist groups and order, the cleanup of global hooks."""
 
 import os
 
 import pytest
 import torch
+from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -11,6 +12,60 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# One intra-op thread per test process (unless OMP_NUM_THREADS says otherwise), and for the
+# processes the tests start: the tests' tensors are small, and with several processes on a few
+# cores (xdist workers, DDP ranks, other jobs) torch's parallel loops wait for busy cores far
+# longer than they compute (the book's examples: 6.5 s of CPU with one thread, 11.6 s with two).
+# Comparisons of torch with annotated_nn run both with the same count.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
+
+# Under pytest-xdist with `--dist loadgroup` (`make test`), tests that share an expensive set-up
+# go to one worker, so it is made once per run:
+# - the book's session fixtures (tests/book/conftest.py: one strict mkdocs build, one server, one
+#   browser), for every test that uses one of them, in any file;
+# - a module's (or class's) own fixture that its tests ask for (the 2-process groups of the DDP
+#   tests, the torchrun runs, the examples' second run), for the tests of that module.
+BOOK_FIXTURES = frozenset({"book", "server", "browser", "page", "screenshots"})
+
+
+def _xdist_group(item):
+    """The group of the item, or None: it may run on any worker."""
+    # Fixtures, not the arguments a test is parametrized with (test_examples has a `page`).
+    callspec = getattr(item, "callspec", None)
+    names = set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
+    if names & BOOK_FIXTURES:
+        return "book"
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    # Fixtures that a test or fixture asks for by name (autouse ones are cheap set-ups).
+    requested = set(info.argnames)
+    for defs in info.name2fixturedefs.values():
+        requested.update(defs[-1].argnames)
+    for name in sorted(names & requested & set(info.name2fixturedefs)):
+        fixturedef = info.name2fixturedefs[name][-1]
+        if fixturedef.scope in ("module", "class") and ".py" in fixturedef.baseid:
+            return fixturedef.baseid
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    # The tests marked slow first, so that no worker starts one when the others are nearly done.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    loadgroup = getattr(config.option, "loadgroup", False)  # set in xdist's workers
+    for item in items:
+        group = _xdist_group(item)
+        if group is None:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+        # xdist's scheduler reads the group from the node id (`…@group`). pytest-xdist 3.8
+        # appends it through `item._nodeid`, which pytest 9 no longer reads (the id is now
+        # `item._id`, a NodeId), so every test would be a group of its own: append it here.
+        if loadgroup and not item.nodeid.endswith(f"@{group}"):
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,12 @@
 """Helpers for differential tests: run one scenario with torch.nn and with annotated_nn, compare."""
 
+import itertools
+import os
+import random
 import re
 import socket
 import warnings
+from pathlib import Path
 
 import torch
 import torch.nn as tnn
@@ -79,8 +83,42 @@ def describe_state_dict(sd):
     return items, (dict(meta) if meta is not None else None), type(sd).__name__
 
 
+def _port_block():
+    """This process's ports: below the kernel's ephemeral range, one block per xdist worker."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    size = 500
+    start = low - size * (index + 1)
+    if start < 1024:
+        return None
+    # A random starting point, so that two test runs at once rarely try the same ports.
+    offset = random.Random().randrange(size)
+    return itertools.cycle([start + (offset + i) % size for i in range(size)])
+
+
+_PORTS = _port_block()
+
+
 def free_port():
-    """A TCP port free on 127.0.0.1 now, for a process group's rendezvous."""
+    """A TCP port free on 127.0.0.1 now, for a process group's rendezvous.
+
+    Rank 0 listens on it a few seconds later, after its process has started. A port from the
+    kernel's ephemeral range could be taken in the meantime by any bind to port 0 or outgoing
+    connection (another test's gloo group, say), so on Linux the port comes from below that
+    range, from a block of ports of this pytest-xdist worker alone.
+    """
+    for _ in range(500 if _PORTS is not None else 0):
+        port = next(_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

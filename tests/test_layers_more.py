@@ -417,7 +417,8 @@ def assert_same_many(a, b):
         torch.testing.assert_close(v, u, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("name,args,kwargs,shapes", MISC_CASES, ids=str)
+# ids by norm(): a function's repr holds a memory address that differs between processes (xdist)
+@pytest.mark.parametrize("name,args,kwargs,shapes", MISC_CASES, ids=norm)
 def test_misc_construct_forward_backward(name, args, kwargs, shapes):
     theirs, ours = build(tnn, name, *args, **kwargs), build(annotated_nn, name, *args, **kwargs)
     assert observe(ours) == observe(theirs)

@@ -4,13 +4,22 @@ The reading guide promises that every example was really run, that the output sh
 printed, and that `import torch.nn as nn` in place of `import annotated_nn as nn` prints the same.
 Each example runs in-process (fresh globals, torch's RNG state restored afterwards) with
 annotated_nn, then with every `annotated_nn` import pointed at torch.
+
+The digits torch prints can depend on the SIMD kernels it picks for the CPU (AVX-512, AVX2 or
+none), so the examples also run on annotated_nn, in one subprocess for the whole module, with
+`ATEN_CPU_CAPABILITY=default` (the plain kernels every machine has): an output that depends on
+the CPU fails on any machine, not only on a reader's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -61,20 +70,79 @@ def as_torch(code: str) -> str:
 
 
 EXAMPLES = examples()
+IDS = [f"{p}:{n}" for p, n, _, _ in EXAMPLES]
 
 
 def test_there_are_examples():
     assert len(EXAMPLES) > 50
 
 
-@pytest.mark.parametrize(
-    "page, line, code, expected", EXAMPLES, ids=[f"{p}:{n}" for p, n, _, _ in EXAMPLES]
-)
-def test_example_prints_what_the_book_shows(page, line, code, expected):
+class DefaultCapabilityRun:
+    """The selected examples, run on annotated_nn in a subprocess with the plain CPU kernels.
+
+    Started by the first example test, whose first comparison `output(id)` waits for it: the
+    subprocess runs on the core this worker would use.
+    """
+
+    def __init__(self, ids: list[str], workdir: Path) -> None:
+        env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+        paths = [str(ROOT / "annotated_src"), str(ROOT), env.get("PYTHONPATH", "")]
+        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+        (workdir / "ids.json").write_text(json.dumps(ids), encoding="utf-8")
+        self.result, self.log = workdir / "outputs.json", workdir / "log.txt"
+        with self.log.open("w") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, __file__, str(workdir / "ids.json"), str(self.result)],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=ROOT,
+            )
+        self.outputs: dict[str, str] | None = None
+
+    def output(self, example_id: str) -> str:
+        if self.outputs is None:
+            returncode = self.proc.wait(timeout=900)
+            assert returncode == 0, self.log.read_text(encoding="utf-8")[-4000:]
+            self.outputs = json.loads(self.result.read_text(encoding="utf-8"))
+        return self.outputs[example_id]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def default_capability(request, tmp_path_factory):
+    """The subprocess run of the selected examples, or None when this CPU's level is the default."""
+    if torch.backends.cpu.get_cpu_capability() == "DEFAULT":
+        yield None
+        return
+    selected = [
+        item.callspec.id
+        for item in request.session.items
+        if item.module is request.module
+        and item.originalname == "test_example_prints_what_the_book_shows"
+    ]
+    run_ = DefaultCapabilityRun(selected, tmp_path_factory.mktemp("examples-default"))
+    try:
+        yield run_
+    finally:
+        run_.close()
+
+
+@pytest.mark.parametrize("page, line, code, expected", EXAMPLES, ids=IDS)
+def test_example_prints_what_the_book_shows(page, line, code, expected, default_capability):
     assert run(code) == expected.rstrip()
     # An example that names torch's own DDP contrasts the two libraries: no torch twin to compare.
     if "annotated_nn" in code and "torch.nn.parallel." not in code:
         assert run(as_torch(code)) == expected.rstrip(), "torch.nn prints something else"
+    if default_capability is not None:
+        assert default_capability.output(f"{page}:{line}") == expected.rstrip(), (
+            "ATEN_CPU_CAPABILITY=default prints something else"
+        )
 
 
 def test_comment_lines_of_examples_are_bilingual():
@@ -98,3 +166,10 @@ def test_comment_lines_of_examples_are_bilingual():
                 elif not stripped.startswith("# EN:"):
                     problems.append(f"{where}: {stripped}")
     assert not problems, problems[:10]
+
+
+if __name__ == "__main__":
+    # The subprocess of DefaultCapabilityRun: runs the ids in argv[1], writes {id: output} to argv[2].
+    wanted = set(json.loads(Path(sys.argv[1]).read_text(encoding="utf-8")))
+    outputs = {i: run(c) for i, (_, _, c, _) in zip(IDS, EXAMPLES, strict=True) if i in wanted}
+    Path(sys.argv[2]).write_text(json.dumps(outputs), encoding="utf-8")

@@ -393,10 +393,10 @@ def test_torch_averaged_model_and_annotated_model(optim):
 @proves(
     "docs/chapters/optim/sgd.md",
     "SGD: three implementations",
-    "implementations are not bit-identical to one another",
+    "implementations are not bit-identical to one another; which differ depends on the CPU kernels",
 )
 @each_optim()
-def test_fused_and_single_tensor_differ(optim):
+def test_fused_and_single_tensor_differ_with_vector_kernels(optim):
     def train(**options):
         torch.manual_seed(0)
         model = tnn.Sequential(tnn.Linear(8, 16), tnn.Tanh(), tnn.Linear(16, 1))
@@ -409,8 +409,13 @@ def test_fused_and_single_tensor_differ(optim):
         return torch.cat([p.detach().flatten() for p in model.parameters()])
 
     single, fused = train(foreach=False), train(fused=True)
-    assert not torch.equal(single, fused)
-    assert torch.allclose(single, fused, atol=1e-5)
+    # The last bits depend on the kernels torch picked (ATEN_CPU_CAPABILITY).
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability in ("AVX2", "AVX512"):
+        assert not torch.equal(single, fused)
+    elif capability == "DEFAULT":
+        assert torch.equal(single, fused)
+    assert torch.allclose(single, fused, rtol=0, atol=1e-6)
 
 
 @proves(
