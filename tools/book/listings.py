@@ -298,16 +298,80 @@ def _stub_html(lines: list[str], member: ast.AST, module: str, owner: str) -> st
     )
 
 
+def row_anchor(row: Row, lines: list[str], prefix: str) -> str:
+    """The stable anchor of one row. / 一行的稳定锚点。
+
+    The object's qualified name, then the first six words (identifiers, keywords, numbers) of the
+    row's code, read from its first line on: ``Module._call_impl--if-not-self-_backward_hooks-or-self``.
+    It does not move when lines are added above (a line number would), nor when a note is
+    reworded or read in the other language; it changes only when the row's first code changes.
+    A row without code takes the first words of its English note. A repeat on the same listing
+    gets ``-2``, ``-3``.
+    """
+    texts = [lines[number - 1] for number, _ in row.code] or [_join(row.en, "en")]
+    words: list[str] = []
+    for text in texts:
+        words += re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+", text)
+        if len(words) >= 6:
+            break
+    return prefix + "--" + ("-".join(words[:6]) or "row")
+
+
+def _code_line(number: int, content: str, raw: str, line_id: str) -> str:
+    """One code line: its number (a link to the line), the indentation, the code. / 一行代码：行号（指向本行的链接）、缩进、代码。
+
+    The line's own indentation is given to CSS (``--i``): a line too long for the column wraps,
+    and its continuation lines hang past that indentation (book.css), so Python's structure
+    stays readable. On a phone the indentation (``book-ind``) is drawn narrower.
+    """
+    indent = len(raw) - len(raw.lstrip(" "))
+    if indent:
+        # The indentation may open a string token (inside a multi-line string): move it out.
+        span = re.match(r'(<span class="[^"]*">)?( +)', content)
+        if span and len(span.group(2)) >= indent:
+            content = (
+                f'<span class="book-ind">{" " * indent}</span>'
+                + (span.group(1) or "")
+                + content[span.start(2) + indent :]
+            )
+        else:
+            indent = 0
+    style = f' style="--i:{indent}"' if indent else ""
+    return (
+        f'<span class="book-line" id="{line_id}"{style}><a class="book-ln" href="#{line_id}"'
+        f' tabindex="-1">{number}</a>{content}\n</span>'
+    )
+
+
+def line_tag(path: str) -> str:
+    """The file part of a line's anchor: ``module`` for module.py, ``lr_scheduler`` ... / 行锚点中的文件部分。"""
+    file = Path(path)
+    return file.parent.name if file.stem == "__init__" else file.stem
+
+
 def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
     """HTML of one object's annotated listing. / 一个对象的带注释代码清单的 HTML。"""
     built = build_rows(path, module, qualname)
     if built is None:
         return ""
     rows, node = built
+    lines = _parsed(path)[0]
+    tag = line_tag(path)
+    digits = len(str(max((n for row in rows for n, _ in row.code), default=1)))
     # A <section>: Material's search parser matches an excluded element by tag name, so an excluded
-    # <div> would end at the first inner </div>; no <section> is nested inside a listing.
-    out = [f'<section class="book-listing no-copy" data-search-exclude id="{slot_id}--listing">']
+    # <div> would end at the first inner </div>; no <section> is nested inside a listing. Its class
+    # book-d<N> sizes the line-number gutter for N digits.
+    out = [
+        f'<section class="book-listing no-copy book-d{digits}" data-search-exclude'
+        f' id="{slot_id}--listing">'
+    ]
+    seen: dict[str, int] = {}
     for row in rows:
+        anchor = row_anchor(row, lines, qualname)
+        seen[anchor] = seen.get(anchor, 0) + 1
+        if seen[anchor] > 1:
+            anchor += f"-{seen[anchor]}"
+        anchor = html.escape(anchor)
         note = ""
         if row.has_note:
             zh = _note_html(_join(row.zh, "zh"))
@@ -315,7 +379,7 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             badge = f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
             note = f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
         code = "".join(
-            f'<span class="book-line"><span class="book-ln">{number}</span>{content}\n</span>'
+            _code_line(number, content, lines[number - 1], f"{tag}-L{number}")
             for number, content in row.code
         )
         code_cell = (
@@ -324,6 +388,13 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             else '<div class="book-code"></div>'
         )
         kind = "book-row" + ("" if row.has_note else " book-row--bare")
-        out.append(f'<div class="{kind}"><div class="book-note">{note}</div>{code_cell}</div>')
+        link = (
+            f'<a class="book-anchor" href="#{anchor}" title="本段链接"'
+            ' data-book-en-title="Link here">¶</a>'
+        )
+        out.append(
+            f'<div class="{kind}" id="{anchor}">{link}'
+            f'<div class="book-note">{note}</div>{code_cell}</div>'
+        )
     out.append("</section>")
     return "\n".join(out)
