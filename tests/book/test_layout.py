@@ -157,8 +157,12 @@ def test_every_row_has_a_unique_anchor_and_lines_link_to_themselves(book):
                 rows += 1
                 anchor, body = row.group(1), row.group(2)
                 assert anchor, (name, body[:200])
-                link = re.match(r'<a class="book-anchor" href="#([^"]+)"[^>]*>¶</a>', body)
+                link = re.match(
+                    r'<div class="book-note"><a class="book-anchor" href="#([^"]+)"[^>]*>¶</a>',
+                    body,
+                )
                 assert link and link.group(1) == anchor, (name, anchor, body[:200])
+                # A member's stub stands for the member's own listing: its number is no link.
                 for line_id, href in re.findall(
                     r'<span class="book-line" id="([^"]+)"[^>]*><a class="book-ln" href="#([^"]+)"',
                     body,
@@ -198,8 +202,11 @@ def test_row_anchor_shows_on_hover_and_line_numbers_link(page, server):
     assert pilcrow.evaluate(opacity) == "0"
     row.hover()
     page.wait_for_function("e => getComputedStyle(e).opacity === '1'", arg=pilcrow.element_handle())
+    # Between the note and the code, at the row's top.
     box, note = pilcrow.bounding_box(), row.locator(".book-note").bounding_box()
-    assert box["x"] + box["width"] <= note["x"] + 1, (box, note)
+    code = row.locator(".book-code").bounding_box()
+    assert note["x"] < box["x"] and box["x"] + box["width"] <= code["x"] + 1, (box, note, code)
+    assert abs(box["y"] - note["y"]) < 20, (box, note)
     assert pilcrow.get_attribute("title") == "本段链接"
     pilcrow.click()
     anchor = row.get_attribute("id")

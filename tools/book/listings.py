@@ -52,6 +52,7 @@ class Row:
     en: list[str] = field(default_factory=list)
     diff: bool = False
     code: list[tuple[int, str]] = field(default_factory=list)  # (line number, HTML)
+    stubs: set[int] = field(default_factory=set)  # lines that stand for a member's own listing
 
     @property
     def has_note(self) -> bool:
@@ -250,6 +251,7 @@ def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AS
     for number in range(_start(node), node.end_lineno + 1):
         if number in stubs:
             rows[-1].code.append((number, _stub_html(lines, stubs[number], module, qualname)))
+            rows[-1].stubs.add(number)
             continue
         if number in hidden:
             continue
@@ -317,12 +319,13 @@ def row_anchor(row: Row, lines: list[str], prefix: str) -> str:
     return prefix + "--" + ("-".join(words[:6]) or "row")
 
 
-def _code_line(number: int, content: str, raw: str, line_id: str) -> str:
+def _code_line(number: int, content: str, raw: str, line_id: str | None) -> str:
     """One code line: its number (a link to the line), the indentation, the code. / 一行代码：行号（指向本行的链接）、缩进、代码。
 
     The line's own indentation is given to CSS (``--i``): a line too long for the column wraps,
     and its continuation lines hang past that indentation (book.css), so Python's structure
-    stays readable. On a phone the indentation (``book-ind``) is drawn narrower.
+    stays readable. On a phone the indentation (``book-ind``) is drawn narrower. A member's stub
+    (``line_id`` None) has no anchor of its own: the line belongs to the member's listing.
     """
     indent = len(raw) - len(raw.lstrip(" "))
     if indent:
@@ -337,6 +340,8 @@ def _code_line(number: int, content: str, raw: str, line_id: str) -> str:
         else:
             indent = 0
     style = f' style="--i:{indent}"' if indent else ""
+    if line_id is None:
+        return f'<span class="book-line"{style}><span class="book-ln">{number}</span>{content}\n</span>'
     return (
         f'<span class="book-line" id="{line_id}"{style}><a class="book-ln" href="#{line_id}"'
         f' tabindex="-1">{number}</a>{content}\n</span>'
@@ -379,7 +384,12 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             badge = f'<a class="book-diff" href="{DIVERGENCES_LINK}">DIFF</a>' if row.diff else ""
             note = f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
         code = "".join(
-            _code_line(number, content, lines[number - 1], f"{tag}-L{number}")
+            _code_line(
+                number,
+                content,
+                lines[number - 1],
+                None if number in row.stubs else f"{tag}-L{number}",
+            )
             for number, content in row.code
         )
         code_cell = (
@@ -393,8 +403,8 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             ' data-book-en-title="Link here">¶</a>'
         )
         out.append(
-            f'<div class="{kind}" id="{anchor}">{link}'
-            f'<div class="book-note">{note}</div>{code_cell}</div>'
+            f'<div class="{kind}" id="{anchor}">'
+            f'<div class="book-note">{link}{note}</div>{code_cell}</div>'
         )
     out.append("</section>")
     return "\n".join(out)
