@@ -42,8 +42,9 @@ WIDE = """() => [
   document.documentElement.scrollWidth > window.innerWidth,
 ]"""
 
-# Every code line that wraps: where its code starts (after the indentation) and where each
-# continuation starts, in px; [line number, code start, [continuation starts]].
+# Every code line that wraps: where its code starts (after the indentation), where each
+# continuation starts, in px, and whether the code starts on the line number's line;
+# [line number, code start, [continuation starts], same line].
 WRAPPED_LINES = """() => {
   const out = [];
   for (const line of document.querySelectorAll('.book-listing .book-line')) {
@@ -56,7 +57,8 @@ WRAPPED_LINES = """() => {
     if (!rects.length) continue;
     const top = rects[0].top;
     const later = rects.filter(r => r.top > top + 2);
-    if (later.length) out.push([number.textContent, rects[0].left, later.map(r => r.left)]);
+    const sameLine = Math.abs(top - number.getBoundingClientRect().top) < 4;
+    if (later.length) out.push([number.textContent, rects[0].left, later.map(r => r.left), sameLine]);
   }
   return out;
 }"""
@@ -98,7 +100,8 @@ def test_no_code_row_scrolls_sideways_on_a_phone(browser, server, path):
 @pytest.mark.slow
 def test_wrapped_lines_hang_past_their_own_indentation(browser, server):
     """On a phone many lines wrap; every continuation starts right of where the line's code
-    starts, so a wrapped line never reads as a dedent, and a bar marks it."""
+    starts, so a wrapped line never reads as a dedent, and a bar marks it; the code starts on
+    its line number's line."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     try:
@@ -107,6 +110,9 @@ def test_wrapped_lines_hang_past_their_own_indentation(browser, server):
         assert len(wrapped) > 10, wrapped
         bad = [w for w in wrapped if min(w[2]) <= w[1] + 2]
         assert not bad, bad[:5]
+        # Never a line number alone on its line, its code starting below it.
+        alone = [w for w in wrapped if not w[3]]
+        assert not alone, alone[:5]
         bar = page.locator(".book-line").first.evaluate("e => getComputedStyle(e).backgroundImage")
         assert bar.startswith("linear-gradient"), bar
     finally:
