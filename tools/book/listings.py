@@ -348,10 +348,16 @@ def _code_line(number: int, content: str, raw: str, line_id: str | None) -> str:
     )
 
 
-def line_tag(path: str) -> str:
-    """The file part of a line's anchor: ``module`` for module.py, ``lr_scheduler`` ... / 行锚点中的文件部分。"""
-    file = Path(path)
-    return file.parent.name if file.stem == "__init__" else file.stem
+def line_tag(module: str) -> str:
+    """The file part of a line's anchor. / 行锚点中的文件部分。
+
+    Short and unique per file: ``rnn`` for annotated_nn.modules.rnn, ``utils.rnn`` for
+    annotated_nn.utils.rnn (both on the RNN page), ``sgd`` for annotated_optim.sgd.
+    """
+    for prefix in ("annotated_nn.modules.", "annotated_nn.", "annotated_optim."):
+        if module.startswith(prefix):
+            return module[len(prefix) :]
+    return module
 
 
 def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
@@ -361,7 +367,7 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
         return ""
     rows, node = built
     lines = _parsed(path)[0]
-    tag = line_tag(path)
+    tag = line_tag(module)
     digits = len(str(max((n for row in rows for n, _ in row.code), default=1)))
     # A <section>: Material's search parser matches an excluded element by tag name, so an excluded
     # <div> would end at the first inner </div>; no <section> is nested inside a listing. Its class
