@@ -64,14 +64,14 @@ def choose_language(page, server, code: str) -> None:
 
 
 def site_pages(server) -> list[str]:
-    """Every page of the sitemap, as paths below the server's root."""
+    """Every page of the navigation (the home page lists them all), as paths below the server's
+    root. Not the sitemap: without a site_url (BOOK_SITE_URL) it lists no page."""
     import re
     import urllib.request
 
-    sitemap = urllib.request.urlopen(server + "sitemap.xml").read().decode()
-    return [
-        re.sub(r"^https?://[^/]+/", "", url) for url in re.findall(r"<loc>(.*?)</loc>", sitemap)
-    ]
+    home = urllib.request.urlopen(server).read().decode()
+    links = re.findall(r'<a href="([^"#]*)" class="md-nav__link', home)
+    return list(dict.fromkeys("" if link == "." else link for link in links))
 
 
 def test_first_visit_is_chinese(page, server):

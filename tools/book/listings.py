@@ -56,6 +56,7 @@ class Row:
     en: list[str] = field(default_factory=list)
     diff: bool = False
     code: list[tuple[int, str]] = field(default_factory=list)  # (line number, HTML)
+    stubs: set[int] = field(default_factory=set)  # lines that stand for a member's own listing
 
     @property
     def has_note(self) -> bool:
@@ -326,6 +327,7 @@ def build_rows(path: str, module: str, qualname: str) -> tuple[list[Row], ast.AS
     for number in range(_start(node), node.end_lineno + 1):
         if number in stubs:
             rows[-1].code.append((number, _stub_html(lines, stubs[number], module, qualname)))
+            rows[-1].stubs.add(number)
             continue
         if number in hidden:
             continue
@@ -385,16 +387,89 @@ def _stub_html(lines: list[str], member: ast.AST, module: str, owner: str) -> st
     )
 
 
+def row_anchor(row: Row, lines: list[str], prefix: str) -> str:
+    """The stable anchor of one row. / 一行的稳定锚点。
+
+    The object's qualified name, then the first six words (identifiers, keywords, numbers) of the
+    row's code, read from its first line on: ``Module._call_impl--if-not-self-_backward_hooks-or-self``.
+    It does not move when lines are added above (a line number would), nor when a note is
+    reworded or read in the other language; it changes only when the row's first code changes.
+    A row without code takes the first words of its English note. A repeat on the same listing
+    gets ``-2``, ``-3``.
+    """
+    texts = [lines[number - 1] for number, _ in row.code] or [_join(row.en, "en")]
+    words: list[str] = []
+    for text in texts:
+        words += re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+", text)
+        if len(words) >= 6:
+            break
+    return prefix + "--" + ("-".join(words[:6]) or "row")
+
+
+def _code_line(number: int, content: str, raw: str, line_id: str | None) -> str:
+    """One code line: its number (a link to the line), the indentation, the code. / 一行代码：行号（指向本行的链接）、缩进、代码。
+
+    The line's own indentation is given to CSS (``--i``): a line too long for the column wraps,
+    and its continuation lines hang past that indentation (book.css), so Python's structure
+    stays readable. On a phone the indentation (``book-ind``) is drawn narrower. A member's stub
+    (``line_id`` None) has no anchor of its own: the line belongs to the member's listing.
+    """
+    indent = len(raw) - len(raw.lstrip(" "))
+    if indent:
+        # The indentation may open a string token (inside a multi-line string): move it out.
+        span = re.match(r'(<span class="[^"]*">)?( +)', content)
+        if span and len(span.group(2)) >= indent:
+            content = (
+                f'<span class="book-ind">{" " * indent}</span>'
+                + (span.group(1) or "")
+                + content[span.start(2) + indent :]
+            )
+        else:
+            indent = 0
+    style = f' style="--i:{indent}"' if indent else ""
+    if line_id is None:
+        return f'<span class="book-line"{style}><span class="book-ln">{number}</span>{content}\n</span>'
+    return (
+        f'<span class="book-line" id="{line_id}"{style}><a class="book-ln" href="#{line_id}"'
+        f' tabindex="-1">{number}</a>{content}\n</span>'
+    )
+
+
+def line_tag(module: str) -> str:
+    """The file part of a line's anchor. / 行锚点中的文件部分。
+
+    Short and unique per file: ``rnn`` for annotated_nn.modules.rnn, ``utils.rnn`` for
+    annotated_nn.utils.rnn (both on the RNN page), ``sgd`` for annotated_optim.sgd.
+    """
+    for prefix in ("annotated_nn.modules.", "annotated_nn.", "annotated_optim."):
+        if module.startswith(prefix):
+            return module[len(prefix) :]
+    return module
+
+
 def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
     """HTML of one object's annotated listing. / 一个对象的带注释代码清单的 HTML。"""
     built = build_rows(path, module, qualname)
     if built is None:
         return ""
     rows, node = built
+    lines = _parsed(path)[0]
+    tag = line_tag(module)
+    digits = len(str(max((n for row in rows for n, _ in row.code), default=1)))
     # A <section>: Material's search parser matches an excluded element by tag name, so an excluded
-    # <div> would end at the first inner </div>; no <section> is nested inside a listing.
-    out = [f'<section class="book-listing no-copy" data-search-exclude id="{slot_id}--listing">']
+    # <div> would end at the first inner </div>; no <section> is nested inside a listing. Its class
+    # book-d<N> sizes the line-number gutter for N digits.
+    out = [
+        f'<section class="book-listing no-copy book-d{digits}" data-search-exclude'
+        f' id="{slot_id}--listing">'
+    ]
+    seen: dict[str, int] = {}
     for row in rows:
+        anchor = row_anchor(row, lines, qualname)
+        seen[anchor] = seen.get(anchor, 0) + 1
+        if seen[anchor] > 1:
+            anchor += f"-{seen[anchor]}"
+        anchor = html.escape(anchor)
         note = ""
         if row.has_note:
             zh = _note_html(_join(row.zh, "zh"))
@@ -403,7 +478,12 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             zh, en = (text.replace(DIFF_BADGE, DIFF_HTML) for text in (zh, en))
             note = f'<div class="book-zh">{badge}{zh}</div><div class="book-en">{badge}{en}</div>'
         code = "".join(
-            f'<span class="book-line"><span class="book-ln">{number}</span>{content}\n</span>'
+            _code_line(
+                number,
+                content,
+                lines[number - 1],
+                None if number in row.stubs else f"{tag}-L{number}",
+            )
             for number, content in row.code
         )
         code_cell = (
@@ -412,6 +492,13 @@ def listing_html(path: str, module: str, qualname: str, slot_id: str) -> str:
             else '<div class="book-code"></div>'
         )
         kind = "book-row" + ("" if row.has_note else " book-row--bare")
-        out.append(f'<div class="{kind}"><div class="book-note">{note}</div>{code_cell}</div>')
+        link = (
+            f'<a class="book-anchor" href="#{anchor}" title="本段链接"'
+            ' data-book-en-title="Link here">¶</a>'
+        )
+        out.append(
+            f'<div class="{kind}" id="{anchor}">'
+            f'<div class="book-note">{link}{note}</div>{code_cell}</div>'
+        )
     out.append("</section>")
     return "\n".join(out)
