@@ -279,6 +279,26 @@ class _SharedGlobalHooks(types.ModuleType):
     _global_forward_hooks_always_called = _TorchGlobal()
     _global_forward_hooks_with_kwargs = _TorchGlobal()
 
+    def __dir__(self) -> list[str]:
+        r"""The module's names plus the shared ones. / 模块自己的名字加上共享的名字。
+
+        === "中文"
+
+            模块默认的 `dir()` 只列出 `__dict__` 里的名字；共享的名字在类型上，所以补上，
+            `dir(annotated_nn.modules.module)` 与 `dir(torch.nn.modules.module)` 一样列出它们。
+
+        === "English"
+
+            A module's default `dir()` lists only the names in its `__dict__`; the shared names live
+            on the type, so they are added: `dir(annotated_nn.modules.module)` lists them, as
+            `dir(torch.nn.modules.module)` does.
+
+        Returns:
+            The sorted names. / 排好序的名字。
+        """
+        shared = [name for name in vars(_SharedGlobalHooks) if name.startswith("_global_")]
+        return sorted({*self.__dict__, *shared})
+
 
 # 中: 把本模块对象的类换掉：从此 `annotated_nn.modules.module._global_*` 就是 torch 的那些变量。
 # EN: Swap this module object's class: from now on `annotated_nn.modules.module._global_*` are
