@@ -164,20 +164,40 @@ _torch_module_getattr = torch.nn.Module.__getattr__
 
 
 class _TorchGlobal:
-    r"""A name of this module that reads and writes torch's variable. / 本模块上读写 torch 同名变量的名字。
+    r"""A name of our module that reads and writes torch's variable. / 我们模块上读写 torch 同名变量的名字。
 
     === "中文"
 
         数据描述符：`annotated_nn.modules.module.X` 读到的是 `torch.nn.modules.module.X` 此刻的值，
         给它赋值就是给 torch 的那个变量赋值。描述符放在模块的类型上（见 `_SharedGlobalHooks`），
-        因为 Python 只在类型上查找描述符。
+        因为 Python 只在类型上查找描述符。`annotated_optim.optimizer` 用它共享优化器的全局钩子表。
 
     === "English"
 
         A data descriptor: `annotated_nn.modules.module.X` reads the current value of
         `torch.nn.modules.module.X`, and assigning to it assigns torch's variable. It lives on the
         module's type (see `_SharedGlobalHooks`) because Python looks descriptors up on types only.
+        `annotated_optim.optimizer` shares the optimizer's global hook tables with it.
+
+    Args:
+        home: torch's module object holding the variable. / 持有该变量的 torch 模块对象。
     """
+
+    def __init__(self, home: types.ModuleType) -> None:
+        r"""Remember torch's module that holds the variable. / 记下持有该变量的 torch 模块。
+
+        === "中文"
+
+            名字在类体执行完时由 `__set_name__` 记下。
+
+        === "English"
+
+            The name is recorded by `__set_name__` when the class body is done.
+
+        Args:
+            home: torch's module object. / torch 的模块对象。
+        """
+        self.home = home
 
     def __set_name__(self, owner, name: str) -> None:
         r"""Remember the attribute name it was bound to. / 记下它被绑定到的属性名。
@@ -213,9 +233,9 @@ class _TorchGlobal:
             owner: Its type (unused). / 它的类型（不使用）。
 
         Returns:
-            `torch.nn.modules.module.<name>`. / `torch.nn.modules.module.<name>`。
+            torch's variable of that name. / torch 的同名变量。
         """
-        return getattr(_torch_module_py, self.name)
+        return getattr(self.home, self.name)
 
     def __set__(self, module, value) -> None:
         r"""Assign torch's variable. / 给 torch 的那个变量赋值。
@@ -233,7 +253,7 @@ class _TorchGlobal:
             module: The module object assigned on (unused). / 被赋值的模块对象（不使用）。
             value: The new value. / 新值。
         """
-        setattr(_torch_module_py, self.name, value)
+        setattr(self.home, self.name, value)
 
 
 class _SharedGlobalHooks(types.ModuleType):
@@ -268,16 +288,16 @@ class _SharedGlobalHooks(types.ModuleType):
     # EN: full; once set it is never reset. The last two are marker tables keyed by hook id, used
     # EN: as sets (the value is always True). The tables are OrderedDicts, not dicts: the handle
     # EN: (RemovableHandle) keeps only a weak reference, which a plain dict refuses.
-    _global_buffer_registration_hooks = _TorchGlobal()
-    _global_module_registration_hooks = _TorchGlobal()
-    _global_parameter_registration_hooks = _TorchGlobal()
-    _global_backward_pre_hooks = _TorchGlobal()
-    _global_backward_hooks = _TorchGlobal()
-    _global_is_full_backward_hook = _TorchGlobal()
-    _global_forward_pre_hooks = _TorchGlobal()
-    _global_forward_hooks = _TorchGlobal()
-    _global_forward_hooks_always_called = _TorchGlobal()
-    _global_forward_hooks_with_kwargs = _TorchGlobal()
+    _global_buffer_registration_hooks = _TorchGlobal(_torch_module_py)
+    _global_module_registration_hooks = _TorchGlobal(_torch_module_py)
+    _global_parameter_registration_hooks = _TorchGlobal(_torch_module_py)
+    _global_backward_pre_hooks = _TorchGlobal(_torch_module_py)
+    _global_backward_hooks = _TorchGlobal(_torch_module_py)
+    _global_is_full_backward_hook = _TorchGlobal(_torch_module_py)
+    _global_forward_pre_hooks = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks_always_called = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks_with_kwargs = _TorchGlobal(_torch_module_py)
 
     def __dir__(self) -> list[str]:
         r"""The module's names plus the shared ones. / 模块自己的名字加上共享的名字。
@@ -296,7 +316,7 @@ class _SharedGlobalHooks(types.ModuleType):
         Returns:
             The sorted names. / 排好序的名字。
         """
-        shared = [name for name in vars(_SharedGlobalHooks) if name.startswith("_global_")]
+        shared = [name for name, v in vars(type(self)).items() if isinstance(v, _TorchGlobal)]
         return sorted({*self.__dict__, *shared})
 
 
