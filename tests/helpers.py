@@ -43,6 +43,7 @@ def our_mro_as_torch(cls):
     annotated_nn.Module subclasses torch.nn.Module (annotated_optim.Optimizer likewise
     torch.optim.Optimizer, our RemovableHandle torch's), so our MRO is torch's with that one torch
     class inserted right after ours; this removes it (and checks it sits right after ours).
+    A torch class's MRO is returned unchanged.
     """
     import torch.optim
 
@@ -54,10 +55,12 @@ def our_mro_as_torch(cls):
     mro = list(cls.__mro__)
     names = []
     for i, c in enumerate(mro):
-        if c in bases:
+        if c in bases and i > 0:
             before = mro[i - 1]
-            assert before.__module__ == bases[c] and before.__name__ == c.__name__, mro
-            continue
+            if before.__module__ == bases[c] and before.__name__ == c.__name__:
+                continue
+            # torch's base may only follow ours; in a torch class it follows a torch class
+            assert not before.__module__.startswith("annotated_"), mro
         names.append(c.__name__)
     return names
 
