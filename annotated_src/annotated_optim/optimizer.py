@@ -748,6 +748,8 @@ class Optimizer(torch.optim.Optimizer):
     # EN: Type annotations of the instance's six hook tables (`__init__` writes the values).
     _optimizer_step_pre_hooks: dict[int, OptimizerPreHook]
     _optimizer_step_post_hooks: dict[int, OptimizerPostHook]
+    # 中: state_dict 与 load_state_dict 的前后钩子表。
+    # EN: The pre- and post-hook tables of state_dict and load_state_dict.
     _optimizer_state_dict_pre_hooks: "OrderedDict[int, Callable[[Optimizer], None]]"
     _optimizer_state_dict_post_hooks: (
         "OrderedDict[int, Callable[[Optimizer, StateDict], StateDict | None]]"

@@ -143,8 +143,9 @@ def _addindent(s_, numSpaces):
 # EN: `torch.nn.modules.module`, where torch's own tools (FlopCounterMode, ModuleTracker,
 # EN: torch.compile) read them. This file keeps no tables of its own and reads them by attribute
 # EN: name from torch's module object on every use (`_torch_module_py._global_forward_hooks`), so
-# EN: when a PyTorch test replaces one (`torch.nn.modules.module._global_forward_hooks =
-# EN: OrderedDict()`) the next call sees the new table. The same names on this module
+# EN: when a PyTorch test replaces one
+# EN: (`torch.nn.modules.module._global_forward_hooks = OrderedDict()`) the next call sees the new
+# EN: table. The same names on this module
 # EN: (`annotated_nn.modules.module._global_forward_hooks`) are read/write aliases of torch's, see
 # EN: `_SharedGlobalHooks` below. So a global hook registered through either library fires on
 # EN: the modules of both, in torch's order.
@@ -291,6 +292,9 @@ class _SharedGlobalHooks(types.ModuleType):
     _global_buffer_registration_hooks = _TorchGlobal(_torch_module_py)
     _global_module_registration_hooks = _TorchGlobal(_torch_module_py)
     _global_parameter_registration_hooks = _TorchGlobal(_torch_module_py)
+    # 中: 前向 / 反向全局钩子表、反向钩子种类标记和两张前向标记表。
+    # EN: The forward / backward global hook tables, the backward kind flag and the two forward
+    # EN: marker tables.
     _global_backward_pre_hooks = _TorchGlobal(_torch_module_py)
     _global_backward_hooks = _TorchGlobal(_torch_module_py)
     _global_is_full_backward_hook = _TorchGlobal(_torch_module_py)
@@ -632,6 +636,8 @@ def register_module_forward_hook(
         _torch_module_py._global_forward_hooks,
         extra_dict=_torch_module_py._global_forward_hooks_always_called,
     )
+    # 中: 钩子进主表；两个开关各在对应的标记表里记下它的 id。
+    # EN: The hook goes into the main table; each switch records its id in its marker table.
     _torch_module_py._global_forward_hooks[handle.id] = hook
     if with_kwargs:
         _torch_module_py._global_forward_hooks_with_kwargs[handle.id] = True
@@ -861,6 +867,13 @@ def _forward_unimplemented(self, *input: Any) -> None:
     )
 
 
+# DIFF(torch 2.13): Module subclasses torch.nn.Module
+# 中: torch 的 Module 直接继承 object；我们的继承 torch 的 Module，使 torch 的 `isinstance` 检查接受我们的模块，
+# 中: 同时重新定义 torch 类体里的每个名字，torch 的实现一行也不运行（见类说明里的 Note [Living with torch.nn]）。
+# EN: torch's Module derives from object; ours subclasses torch's Module so that torch's
+# EN: `isinstance` checks accept our modules, and defines every name of torch's class body again,
+# EN: so no line of torch's implementation runs (see Note [Living with torch.nn] in the class
+# EN: docstring).
 class Module(torch.nn.Module):
     r"""Base class for all neural network modules. / 所有神经网络模块的基类。
 
@@ -900,6 +913,43 @@ class Module(torch.nn.Module):
         with kwargs, `always_call`, state_dict pre-hooks and load post-hooks,
         `call_super_init` and `compile()`.
 
+    Note: Note [Living with torch.nn] 与 torch.nn 共存
+        === "中文"
+
+            本类继承 `torch.nn.Module`（DIFF：torch 的 Module 直接继承 `object`）。原因：torch 的代码——
+            它的容器和 `Module.__setattr__`、fx、`torch.export`、`torch.jit`、`torch.func`、DDP、
+            `parametrize`、`AveragedModel`——都用 `isinstance(x, torch.nn.Module)` 判断“这是不是模块”。
+            继承之后，我们的模块在 torch 眼里就是模块；本项目的这类判断也都改查 `torch.nn.Module`，
+            于是 torch 的模块在我们的树里同样是子模块，两个库的模块可以混在一棵树里。
+
+            运行的仍是本文件的代码：torch 类体里的每个名字（73 个函数和全部类属性）本类都重新定义，
+            对我们的模块做的任何调用都不会落到 torch 的实现上。`tests/test_no_torch_module_code.py`
+            把 torch 类上的这些函数换成“遇到我们的对象就报错”的版本再运行模块系统的测试，没有一处报错。
+            需要“跳过”torch 的类时（`__init__`、`__setattr__` 里把值写进实例字典）写
+            `super(torch.nn.Module, self)`。唯一由 torch 的代码处理我们的模块的情形是 torch.fx 追踪：
+            fx 临时替换 torch 类上的 `__call__`/`__getattr__`，我们的这两个方法发现后交给它（见那两处的
+            DIFF）。全局钩子只有一套，就是 torch 的（见文件开头）。
+
+        === "English"
+
+            This class subclasses `torch.nn.Module` (a DIFF: torch's Module derives from `object`).
+            Why: torch's code (its containers and `Module.__setattr__`, fx, `torch.export`,
+            `torch.jit`, `torch.func`, DDP, `parametrize`, `AveragedModel`) decides "is this a
+            module?" with `isinstance(x, torch.nn.Module)`. As a subclass, our module is a module
+            to torch; and this project's own such checks ask for `torch.nn.Module` too, so a torch
+            module in our tree is a child as well: modules of both libraries mix in one tree.
+
+            The code that runs is still this file's: every name of torch's class body (73
+            functions and all class attributes) is defined again here, so no call on our module
+            lands in torch's implementation. `tests/test_no_torch_module_code.py` replaces those
+            functions on torch's class by versions that raise for our objects and runs the
+            module-system tests: nothing raises. Where torch's class must be skipped (writing
+            into the instance dict in `__init__` and `__setattr__`) the code says
+            `super(torch.nn.Module, self)`. The one case where torch's code handles our modules
+            is torch.fx tracing: fx temporarily replaces `__call__`/`__getattr__` on torch's
+            class, and ours notice and hand over to it (see the DIFF at each). There is one set of
+            global hooks, torch's (see the top of the file).
+
     Attributes:
         training: Whether the module is in training mode. / 是否处于训练模式。
 
@@ -919,11 +969,11 @@ class Module(torch.nn.Module):
 
     # 中: 只有 torch.load 读取旧的非 zip 格式时才看它：整个被 pickle 的模块，其类的源码自保存后
     # 中: 改变了，为 True 时写出一个反向 `.patch` 文件，而不只是警告。torch 只为 `torch.nn.Module`
-    # 中: 的子类保存源码，而本项目的 Module 不是它的子类，所以这里保留它只为与 torch 同名。
+    # 中: 的子类保存源码；本项目的 Module 是它的子类，所以它对我们的模型同样起作用。
     # EN: Read only by torch.load of the old non-zip format: when a whole pickled module's class
     # EN: source changed since saving, True writes a reverse `.patch` file instead of only warning.
-    # EN: torch saves source only for `torch.nn.Module` subclasses, which this Module is not, so the
-    # EN: attribute is kept here for name parity.
+    # EN: torch saves source only for `torch.nn.Module` subclasses; this Module is one, so the
+    # EN: attribute works for our models too.
     dump_patches: bool = False
 
     # 中: 模块格式的版本号。state_dict() 把它写进 `_metadata`；_load_from_state_dict 可据此把旧格式的
@@ -5454,18 +5504,17 @@ class Module(torch.nn.Module):
 
             编译的是 `_call_impl`（含钩子逻辑），结果存在 `_compiled_call_impl`，之后
             `__call__` 就走编译版本；模块对象本身不变，`state_dict` 的键也不变。对比：
-            `torch.compile(model)` 对 `torch.nn.Module` 返回一个包装模块（键带 `_orig_mod.` 前缀），
-            而我们的 `Module` 不是 `torch.nn.Module`，`torch.compile(model)` 只返回一个普通的编译函数。
+            `torch.compile(model)` 返回一个包装模块 `OptimizedModule`（键带 `_orig_mod.` 前缀）；
+            我们的 `Module` 是 `torch.nn.Module` 的子类，所以对它也是如此。
             参数原样转给 `torch.compile`。1.5.1 中没有。
 
         === "English"
 
             What gets compiled is `_call_impl` (hook logic included); the result is stored in
             `_compiled_call_impl` and `__call__` takes it from then on. The module object itself
-            stays the same, as do its `state_dict` keys. Compare: for a `torch.nn.Module`,
-            `torch.compile(model)` returns a wrapper module (keys prefixed `_orig_mod.`); our
-            `Module` is not a `torch.nn.Module`, so there `torch.compile(model)` returns a plain
-            compiled function. Arguments go straight to `torch.compile`. Not in 1.5.1.
+            stays the same, as do its `state_dict` keys. Compare: `torch.compile(model)` returns
+            a wrapper module, an `OptimizedModule` (keys prefixed `_orig_mod.`); our `Module`
+            subclasses `torch.nn.Module`, so this holds for ours too. Arguments go straight to `torch.compile`. Not in 1.5.1.
 
         Args:
             *args: Passed to `torch.compile`. / 传给 `torch.compile`。
