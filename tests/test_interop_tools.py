@@ -237,7 +237,12 @@ def test_torch_parametrize_keeps_the_weight():
         lin = nn.Linear(3, 3)
         tparametrize.register_parametrization(lin, "weight", Symmetric())
         results.append(
-            (list(lin.state_dict()), lin.weight, type(lin).__name__, tparametrize.is_parametrized(lin))
+            (
+                list(lin.state_dict()),
+                lin.weight,
+                type(lin).__name__,
+                tparametrize.is_parametrized(lin),
+            )
         )
         tparametrize.remove_parametrizations(lin, "weight")
         results.append((list(lin.state_dict()), lin.weight.detach().clone()))
@@ -311,7 +316,9 @@ def test_torch_save_and_load_whole_mixed_model():
     loaded = torch.load(buf, weights_only=False)
     assert type(loaded) is MixedSaved and type(loaded.backbone[1]) is ann.BatchNorm1d
     assert repr(loaded) == repr(model)
-    for (k, v), (k2, v2) in zip(model.state_dict().items(), loaded.state_dict().items(), strict=True):
+    for (k, v), (k2, v2) in zip(
+        model.state_dict().items(), loaded.state_dict().items(), strict=True
+    ):
         assert k == k2 and torch.equal(v, v2)
 
 
@@ -345,7 +352,9 @@ SCHEDULERS = [
 ]
 
 
-@pytest.mark.parametrize("make_sched", SCHEDULERS, ids=["step", "onecycle", "cosine", "plateau", "seq"])
+@pytest.mark.parametrize(
+    "make_sched", SCHEDULERS, ids=["step", "onecycle", "cosine", "plateau", "seq"]
+)
 def test_torch_schedulers_on_our_optimizers(make_sched):
     results = []
     for nn, optim in ((tnn, torch.optim), (ann, aoptim)):
@@ -376,8 +385,12 @@ def test_grad_scaler_and_global_optimizer_hooks_both_ways():
 
     log = []
     handles = [
-        topt.register_optimizer_step_pre_hook(lambda o, a, k: log.append(("t", type(o).__module__))),
-        aopt.register_optimizer_step_post_hook(lambda o, a, k: log.append(("a", type(o).__module__))),
+        topt.register_optimizer_step_pre_hook(
+            lambda o, a, k: log.append(("t", type(o).__module__))
+        ),
+        aopt.register_optimizer_step_post_hook(
+            lambda o, a, k: log.append(("a", type(o).__module__))
+        ),
     ]
     try:
         results = []

@@ -54,7 +54,9 @@ def observe_all(fn):
         reset_global_hooks()
         results[way] = fn(build(outer, inner), outer, inner)
     for way, got in results.items():
-        assert got == results["torch"], f"{way} differs:\n torch: {results['torch']!r}\n {way}: {got!r}"
+        assert got == results["torch"], (
+            f"{way} differs:\n torch: {results['torch']!r}\n {way}: {got!r}"
+        )
     return results["torch"]
 
 
@@ -339,7 +341,9 @@ def test_flop_counter_and_module_tracker_report_the_same():
     def fn(m, outer, inner):
         with FlopCounterMode(display=False) as counter:
             m(X).sum().backward()
-        flops = {k: {str(op): n for op, n in v.items()} for k, v in counter.get_flop_counts().items()}
+        flops = {
+            k: {str(op): n for op, n in v.items()} for k, v in counter.get_flop_counts().items()
+        }
         seen = []
         with ModuleTracker() as tracker:
             # global pre-hooks (the tracker's) run before local ones: head is on the stack

@@ -401,9 +401,7 @@ def test_same_members_and_signatures(pair):
         extra = {"_is_param"} if name == "Parameter" else set()
         # Our RemovableHandle subclasses torch's (issue 22): it overrides every method and
         # inherits only the shared id counter `next_id` and the descriptors Python creates.
-        inherited = (
-            {"next_id", "__dict__", "__weakref__"} if name == "RemovableHandle" else set()
-        )
+        inherited = {"next_id", "__dict__", "__weakref__"} if name == "RemovableHandle" else set()
         assert set(vars(x)) == (set(vars(y)) - inherited) | extra, name
         assert our_mro_as_torch(x) == [c.__name__ for c in y.__mro__]
         for attr, value in vars(y).items():

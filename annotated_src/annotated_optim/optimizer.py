@@ -52,8 +52,6 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any, TypeAlias
 
-from typing_extensions import Self, deprecated
-
 import torch
 from torch.utils._foreach_utils import (
     _get_foreach_kernels_supported_devices,
@@ -62,6 +60,7 @@ from torch.utils._foreach_utils import (
 from torch.utils._foreach_utils import (
     _group_tensors_by_device_and_dtype as _group_by_device_and_dtype_kernel,
 )
+from typing_extensions import Self, deprecated
 
 import annotated_nn
 from annotated_nn.modules.module import _SharedGlobalHooks, _TorchGlobal

@@ -7,9 +7,6 @@ from claim import each_nn, proves
 
 import annotated_nn as ann
 
-CHAPTER = "docs/chapters/02-construction.md"
-SECTION = "Living with torch.nn"
-
 
 def mixed(nn, other):
     """A module of `nn` with a child of `other`."""
@@ -23,7 +20,11 @@ def mixed(nn, other):
     return Net()
 
 
-@proves(CHAPTER, SECTION, "a module of the other library assigned to a module is a child, both ways")
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "a module of the other library assigned to a module is a child, both ways",
+)
 @each_nn()
 def test_other_librarys_module_is_a_child(nn):
     other = ann if nn is tnn else tnn
@@ -58,7 +59,11 @@ def test_base_classes_define_torchs_whole_class_body(nn, base):
         assert set(vars(theirs)) - set(vars(ours)) == {"__dict__", "__weakref__"}
 
 
-@proves(CHAPTER, SECTION, "one set of global hooks: registered through either library, it fires on both")
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "one set of global hooks: registered through either library, it fires on both",
+)
 @each_nn()
 def test_global_hook_fires_on_both_libraries(nn):
     seen = []
@@ -73,7 +78,11 @@ def test_global_hook_fires_on_both_libraries(nn):
     assert seen == ["annotated_nn", "torch"]
 
 
-@proves(CHAPTER, SECTION, "FlopCounterMode reports the same per-module figures for both implementations")
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "FlopCounterMode reports the same per-module figures for both implementations",
+)
 @each_nn()
 def test_flop_counter_per_module(nn):
     from torch.utils.flop_counter import FlopCounterMode
@@ -87,8 +96,8 @@ def test_flop_counter_per_module(nn):
 
 
 @proves(
-    CHAPTER,
-    SECTION,
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
     "fx's default leaves are torch.nn's layers: ours are traced through, and BatchNorm then raises "
     "TraceError; a Tracer counting annotated_nn's layers as leaves gives torch's graph",
 )
@@ -97,13 +106,17 @@ def test_fx_leaf_modules(nn):
     class Leaves(torch.fx.Tracer):
         def is_leaf_module(self, m, qualname):
             ours = type(m).__module__.startswith("annotated_nn.")
-            return super().is_leaf_module(m, qualname) or (ours and not isinstance(m, ann.Sequential))
+            return super().is_leaf_module(m, qualname) or (
+                ours and not isinstance(m, ann.Sequential)
+            )
 
     model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)).eval()
     if nn is tnn:
         graph = torch.fx.symbolic_trace(model).graph
     else:
-        with pytest.raises(torch.fx.proxy.TraceError, match="cannot be used as inputs to control flow"):
+        with pytest.raises(
+            torch.fx.proxy.TraceError, match="cannot be used as inputs to control flow"
+        ):
             torch.fx.symbolic_trace(model)
         graph = Leaves().trace(model)
     assert [(n.op, str(n.target)) for n in graph.nodes] == [
@@ -115,8 +128,8 @@ def test_fx_leaf_modules(nn):
 
 
 @proves(
-    CHAPTER,
-    SECTION,
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
     "torch's learning-rate schedulers and GradScaler accept annotated_optim's optimizers",
 )
 @each_nn()
@@ -135,7 +148,11 @@ def test_torch_scheduler_and_scaler_accept_our_optimizer(nn):
     assert isinstance(opt, torch.optim.Optimizer) and sched.get_last_lr() == [0.5]
 
 
-@proves(CHAPTER, SECTION, "annotated_nn.Module.__mro__ is (Module, torch.nn.Module, object)")
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "annotated_nn.Module.__mro__ is (Module, torch.nn.Module, object)",
+)
 @each_nn()
 def test_mro(nn):
     expected = (nn.Module, object) if nn is tnn else (nn.Module, tnn.Module, object)

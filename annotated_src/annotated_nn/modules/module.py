@@ -455,8 +455,6 @@ class _WrappedHook:
             self.module = weakref.ref(state["module"])
 
 
-
-
 def _has_any_global_hook():
     r"""Whether any global forward/backward hook is registered. / 是否注册了任何全局前向/反向钩子。
 
