@@ -669,6 +669,12 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     return handle
 
 
+# DIFF(torch 2.13): Optimizer subclasses torch.optim.Optimizer
+# 中: torch 的 Optimizer 直接继承 object；我们的继承它，使 torch 的调度器、GradScaler 等的 `isinstance` 检查接受
+# 中: 我们的优化器，同时重新定义它类体里的每个名字，torch 的实现一行也不运行。
+# EN: torch's Optimizer derives from object; ours subclasses it so that the `isinstance` checks of
+# EN: torch's schedulers, GradScaler and the like accept our optimizers, and defines every name of
+# EN: its class body again, so no line of torch's implementation runs.
 class Optimizer(torch.optim.Optimizer):
     r"""Base class of all optimizers: parameter groups, per-parameter state, hooks. / 所有优化器的基类：参数组、逐参数状态与钩子。
 

@@ -42,6 +42,12 @@ from annotated_nn.modules._functions import BackwardHookFunction
 __all__ = ["RemovableHandle", "unserializable_hook", "warn_if_has_hooks", "BackwardHook"]
 
 
+# DIFF(torch 2.13): RemovableHandle subclasses torch's RemovableHandle
+# 中: torch 的句柄类直接继承 object；我们的继承它，只为共用类上的 id 计数器 `next_id`（两个库的句柄会进同一张
+# 中: 全局钩子表），它的每个方法这里都重新定义。
+# EN: torch's handle class derives from object; ours subclasses it only to share the id counter
+# EN: `next_id` on that class (handles of both libraries go into the same global hook tables); every
+# EN: method of it is defined again here.
 class RemovableHandle(torch.utils.hooks.RemovableHandle):
     r"""A handle whose `remove()` unregisters one hook. / 句柄：调用 `remove()` 即注销一个钩子。
 
