@@ -151,6 +151,11 @@ def _addindent(s_, numSpaces):
 # EN: the modules of both, in torch's order.
 _torch_module_py = torch.nn.modules.module
 
+# 中: `_TorchModule` 就是 `torch.nn.Module`：每次调用都要读它，一个全局名字比 `torch.nn.Module` 少两次属性查找。
+# EN: `_TorchModule` is `torch.nn.Module`: it is read on every call, and one global name saves two
+# EN: attribute lookups over `torch.nn.Module`.
+_TorchModule = torch.nn.Module
+
 # 中: torch 的 `Module.__call__` 与 `Module.__getattr__` 原本的函数。`torch.fx.symbolic_trace` 在追踪期间把
 # 中: torch 类上的这两个名字换成自己的包装（记录 call_module / get_attr 节点）；我们的类覆盖了这两个名字，
 # 中: 看不到那次替换，所以 `_wrapped_call_impl` 与 `__getattr__` 每次比较：torch 类上的已不是原函数时，
@@ -160,8 +165,8 @@ _torch_module_py = torch.nn.modules.module
 # EN: (they record call_module / get_attr nodes); our class overrides both names and would not see
 # EN: the swap, so `_wrapped_call_impl` and `__getattr__` compare on every use: when torch's class
 # EN: no longer holds the original, they go through what it holds (see the DIFF at each).
-_torch_module_call = torch.nn.Module.__call__
-_torch_module_getattr = torch.nn.Module.__getattr__
+_torch_module_call = _TorchModule.__call__
+_torch_module_getattr = _TorchModule.__getattr__
 
 
 class _TorchGlobal:
@@ -2981,7 +2986,7 @@ class Module(torch.nn.Module):
         # EN: gets the call and records a call_module node or (for a module that is not a leaf)
         # EN: comes back to our `_call_impl` through torch's original `__call__`. That is the one
         # EN: place where torch's code runs on our modules: fx calls the original it saved.
-        torch_call = torch.nn.Module.__call__
+        torch_call = _TorchModule.__call__
         if torch_call is not _torch_module_call:
             return torch_call(self, *args, **kwargs)
         return self._call_impl(*args, **kwargs)
@@ -3583,7 +3588,7 @@ class Module(torch.nn.Module):
         # EN: torch has no such step. While fx traces, `torch.nn.Module.__getattr__` is fx's wrapper:
         # EN: it gets the read, fetches the value with torch's original `__getattr__` and returns a
         # EN: get_attr proxy for a parameter.
-        torch_getattr = torch.nn.Module.__getattr__
+        torch_getattr = _TorchModule.__getattr__
         if torch_getattr is not _torch_module_getattr:
             return torch_getattr(self, name)
         # 中: 按参数、缓冲区、子模块的顺序查。
