@@ -438,3 +438,22 @@ def test_done_when_torchvision_style_backbone_with_our_head_trains_bit_identical
     assert ours[2]["param_groups"] == theirs[2]["param_groups"]
     for i, state in theirs[2]["state"].items():
         assert torch.equal(ours[2]["state"][i]["momentum_buffer"], state["momentum_buffer"])
+
+
+def test_convert_sync_batchnorm_on_mixed_trees():
+    """Ours converts each library's BatchNorm to its own library's SyncBatchNorm. torch's converter
+    checks for torch's `_BatchNorm` class and leaves our BatchNorm layers as they are: a limit
+    that remains (torch's code, stated in the report of issue 22)."""
+
+    def fn(m, outer, inner):
+        converted = outer.SyncBatchNorm.convert_sync_batchnorm(m)
+        layer = converted.features[1]
+        return type(layer).__name__, type(layer).__module__.split(".")[0]
+
+    got = {way: fn(build(o, i), o, i) for way, (o, i) in WAYS.items()}
+    assert got == {
+        "torch": ("SyncBatchNorm", "torch"),
+        "ours+torch-children": ("SyncBatchNorm", "torch"),
+        "torch+our-children": ("BatchNorm2d", "annotated_nn"),  # torch's converter skips ours
+        "ours": ("SyncBatchNorm", "annotated_nn"),
+    }

@@ -11,11 +11,9 @@ them must still be ours. Two checks:
    one of our objects (and calls through for torch's own objects, which the differential tests
    use), then runs the module-system and optimizer test files. Nothing may be recorded.
 
-One adjustment, not an exemption: our `_wrapped_call_impl` / `__getattr__` treat a
-`torch.nn.Module.__call__` / `__getattr__` that is not the one seen at import as torch.fx's tracing
-patch (see their DIFF notes), so the subprocess tells our module that the wrappers are now the
-originals. No torch function is exempted; torch.fx (which calls torch's saved `__call__` and
-`__getattr__` on purpose while tracing) is not used by these test files.
+No torch function is exempted. (Our `_wrapped_call_impl` / `__getattr__` hand a call to
+`torch.nn.Module.__call__` / `__getattr__` only while torch.fx traces, which these test files do
+not do: fx calls torch's saved originals on purpose, see their DIFF notes.)
 """
 
 import inspect
@@ -45,7 +43,6 @@ BOOT = r"""
 import functools, inspect, sys
 import pytest, torch
 import annotated_nn, annotated_optim
-import annotated_nn.modules.module as our_module_py
 
 ran = []
 
@@ -71,8 +68,6 @@ for cls, ours in (
             setattr(cls, name, staticmethod(guard(cls, ours, name, value.__func__)))
             wrapped += 1
 
-our_module_py._torch_module_call = torch.nn.Module.__call__
-our_module_py._torch_module_getattr = torch.nn.Module.__getattr__
 
 code = pytest.main(sys.argv[1:])
 print(f"WRAPPED {wrapped}")

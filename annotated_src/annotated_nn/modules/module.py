@@ -167,6 +167,10 @@ _TorchModule = torch.nn.Module
 # EN: no longer holds the original, they go through what it holds (see the DIFF at each).
 _torch_module_call = _TorchModule.__call__
 _torch_module_getattr = _TorchModule.__getattr__
+# 中: fx 的追踪函数在打补丁之前把这个模块的 `_is_fx_tracing_flag` 设为 True，追踪结束后复原。
+# EN: fx's tracing function sets `_is_fx_tracing_flag` of this module True before patching and
+# EN: restores it when tracing ends.
+_fx_symbolic_trace = torch.fx._symbolic_trace
 
 
 class _TorchGlobal:
@@ -2986,9 +2990,13 @@ class Module(torch.nn.Module):
         # EN: gets the call and records a call_module node or (for a module that is not a leaf)
         # EN: comes back to our `_call_impl` through torch's original `__call__`. That is the one
         # EN: place where torch's code runs on our modules: fx calls the original it saved.
-        torch_call = _TorchModule.__call__
-        if torch_call is not _torch_module_call:
-            return torch_call(self, *args, **kwargs)
+        # 中: 先看 fx 的“正在追踪”标记（读一个模块变量），平时就只多这一次读取。
+        # EN: fx's "tracing" flag (one module variable) is read first, so that is all it costs
+        # EN: otherwise.
+        if _fx_symbolic_trace._is_fx_tracing_flag:
+            torch_call = _TorchModule.__call__
+            if torch_call is not _torch_module_call:
+                return torch_call(self, *args, **kwargs)
         return self._call_impl(*args, **kwargs)
 
     def _call_impl(self, *args, **kwargs):
@@ -3588,9 +3596,10 @@ class Module(torch.nn.Module):
         # EN: torch has no such step. While fx traces, `torch.nn.Module.__getattr__` is fx's wrapper:
         # EN: it gets the read, fetches the value with torch's original `__getattr__` and returns a
         # EN: get_attr proxy for a parameter.
-        torch_getattr = _TorchModule.__getattr__
-        if torch_getattr is not _torch_module_getattr:
-            return torch_getattr(self, name)
+        if _fx_symbolic_trace._is_fx_tracing_flag:
+            torch_getattr = _TorchModule.__getattr__
+            if torch_getattr is not _torch_module_getattr:
+                return torch_getattr(self, name)
         # 中: 按参数、缓冲区、子模块的顺序查。
         # 中: 每张表都经实例字典取，从不写 `self._parameters`：
         # 中: 在 `__init__` 之前那样读会再次落到这里，无限递归。
