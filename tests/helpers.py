@@ -65,6 +65,13 @@ def our_mro_as_torch(cls):
     return names
 
 
+def mro_without_torch_module(cls):
+    """cls.__mro__ without torch.nn.Module when cls is ours (it sits right after annotated_nn.Module)."""
+    if cls.__module__.startswith("annotated_"):
+        return tuple(c for c in cls.__mro__ if c is not torch.nn.Module)
+    return cls.__mro__
+
+
 def reset_global_hooks():
     """Empty the global module hook registries (one set, torch's, shared by both libraries)."""
     import torch.nn.modules.module as tm
