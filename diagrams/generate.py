@@ -1147,7 +1147,15 @@ def parametrize_dot(nn) -> str:
         chain = [c for c in type(obj).__mro__ if c is not object]
         for i, cls in enumerate(chain):
             kind = "生成的子类 / generated subclass" if i == 0 and prefix == "a" else "class"
-            label = f"{cls.__name__}\n({kind})"
+            # 中: torch 的基类（我们的 Module 继承 torch.nn.Module）写出全名，免得与我们的 Module 同名难辨。
+            # EN: torch's base class (our Module subclasses torch.nn.Module) gets its full name, so
+            # EN: it is not mistaken for our Module of the same name.
+            name = (
+                cls.__name__
+                if cls.__module__.startswith("annotated_")
+                else f"{cls.__module__.split('.')[0]}.nn.{cls.__name__}"
+            )
+            label = f"{name}\n({kind})"
             fill = "#fff3d6" if kind != "class" else "#dfe6ff"
             out.append(f'    "{prefix}_cls{i}" [label={q(label)}, fillcolor="{fill}"];\n')
             if i:

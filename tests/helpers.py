@@ -41,9 +41,61 @@ def outcome(fn, *args, **kwargs):
         return ("raise", type(e).__name__, norm(str(e)))
 
 
+def our_mro_as_torch(cls):
+    """Names of cls.__mro__ without the torch base classes our core classes subclass.
+
+    annotated_nn.Module subclasses torch.nn.Module (annotated_optim.Optimizer likewise
+    torch.optim.Optimizer, our RemovableHandle torch's), so our MRO is torch's with that one torch
+    class inserted right after ours; this removes it (and checks it sits right after ours).
+    A torch class's MRO is returned unchanged.
+    """
+    import torch.optim
+
+    bases = {
+        torch.nn.Module: "annotated_nn.modules.module",
+        torch.optim.Optimizer: "annotated_optim.optimizer",
+        torch.utils.hooks.RemovableHandle: "annotated_nn.utils.hooks",
+    }
+    mro = list(cls.__mro__)
+    names = []
+    for i, c in enumerate(mro):
+        if c in bases and i > 0:
+            before = mro[i - 1]
+            if before.__module__ == bases[c] and before.__name__ == c.__name__:
+                continue
+            # torch's base may only follow ours; in a torch class it follows a torch class
+            assert not before.__module__.startswith("annotated_"), mro
+        names.append(c.__name__)
+    return names
+
+
+def mro_without_torch_module(cls):
+    """cls.__mro__ without torch.nn.Module when cls is ours (it sits right after annotated_nn.Module)."""
+    if cls.__module__.startswith("annotated_"):
+        return tuple(c for c in cls.__mro__ if c is not torch.nn.Module)
+    return cls.__mro__
+
+
+def reset_global_hooks():
+    """Empty the global module hook registries (one set, torch's, shared by both libraries)."""
+    import torch.nn.modules.module as tm
+
+    for name in dir(tm):
+        if name.startswith("_global_") and isinstance(getattr(tm, name), dict):
+            getattr(tm, name).clear()
+    tm._global_is_full_backward_hook = None
+
+
 def both(scenario):
-    """Run `scenario(nn)` for torch.nn and annotated_nn; return (torch_result, our_result)."""
-    return scenario(tnn), scenario(ann)
+    """Run `scenario(nn)` for torch.nn and annotated_nn; return (torch_result, our_result).
+
+    The global hook registries are one set shared by both libraries, so global hooks a scenario
+    registers in its torch run would fire in its annotated_nn run too; they are emptied between
+    the two runs, as if each ran in a fresh process.
+    """
+    theirs = scenario(tnn)
+    reset_global_hooks()
+    return theirs, scenario(ann)
 
 
 def assert_same(scenario):

@@ -17,6 +17,7 @@ import torch.nn.modules.container as tcont
 
 import annotated_nn as ann
 import annotated_nn.modules.container as acont
+from helpers import our_mro_as_torch
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -165,7 +166,9 @@ def test_module_all_and_helpers():
 @pytest.mark.parametrize("name", CLASSES)
 def test_class_shape_matches_torch(name):
     ours, theirs = getattr(acont, name), getattr(tcont, name)
-    assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
+    # our MRO is torch's with torch.nn.Module right after annotated_nn.Module (issue 22)
+    assert our_mro_as_torch(ours) == [c.__name__ for c in theirs.__mro__]
+    assert issubclass(ours, tnn.Module)
     assert ours.__module__ == "annotated_nn.modules.container"
     assert ours.__dict__.get("__annotations__", {}) == theirs.__dict__.get("__annotations__", {})
     # every method torch defines in the class body, with the same signature

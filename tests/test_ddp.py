@@ -7,11 +7,11 @@ in torch's class instead: it only needs from the wrapped module what every modul
 __call__), so one step on two halves of a batch gives the parameters of one single-process step on
 the whole batch (DDP averages gradients across ranks).
 
-The limitation (torch's, not ours): torch's DDP is a torch.nn.Module, and torch.nn.Module.__setattr__
-registers only torch.nn.Module instances as submodules. `ddp.module = model` therefore stores our
-model as a plain attribute: `ddp.parameters()`, `ddp.state_dict()`, `repr(ddp)`, `ddp.train()/eval()`
-and `ddp.to()` do not see it. The test records these facts so a change is noticed; our own DDP,
-an annotated_nn.Module, has none of them.
+torch's DDP is a torch.nn.Module whose __setattr__ registers torch.nn.Module instances as
+submodules. Since issue 22 annotated_nn.Module subclasses torch.nn.Module, so `ddp.module = model`
+registers our model as torch's would be: `ddp.parameters()`, `ddp.state_dict()` (keys prefixed
+`module.`) and `ddp.train()/eval()` reach it. (Before issue 22 they did not: the model was a plain
+attribute.) The test records these facts and compares them with torch's model's.
 """
 
 import os
@@ -54,10 +54,13 @@ def _worker(rank, port, out_dir):
             "module_is_model": ddp.module is model,
             "ddp_parameter_count": len(list(ddp.parameters())),
             "ddp_state_dict_keys": list(ddp.state_dict()),
+            "model_state_dict_keys": list(model.state_dict()),
+            "model_parameter_count": len(list(model.parameters())),
         }
         ddp.eval()
         facts["model_training_after_ddp_eval"] = model.training
         ddp.train()
+        facts["model_training_after_ddp_train"] = model.training
 
         x, y = _data()
         share = BATCH // WORLD_SIZE
@@ -101,9 +104,12 @@ def test_ddp_step_equals_single_process_step_on_whole_batch(tmp_path):
     for name in expected:
         assert torch.equal(results[0]["params"][name], results[1]["params"][name])
 
-    # The limitation described in the module docstring (torch.nn.Module only registers torch modules).
+    # torch's DDP registers our model as its `module` child, as it would torch's (issue 22).
     facts = results[0]["facts"]
     assert facts["module_is_model"] is True
-    assert facts["ddp_parameter_count"] == 0
-    assert facts["ddp_state_dict_keys"] == []
-    assert facts["model_training_after_ddp_eval"] is True
+    assert facts["ddp_parameter_count"] == facts["model_parameter_count"] > 0
+    assert facts["ddp_state_dict_keys"] == [
+        "module." + key for key in facts["model_state_dict_keys"]
+    ]
+    assert facts["model_training_after_ddp_eval"] is False
+    assert facts["model_training_after_ddp_train"] is True

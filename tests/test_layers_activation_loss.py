@@ -12,7 +12,7 @@ import torch.nn as tnn
 
 from annotated_nn.modules import activation as our_activation
 from annotated_nn.modules import loss as our_loss
-from helpers import describe_state_dict, norm, outcome
+from helpers import describe_state_dict, mro_without_torch_module, norm, our_mro_as_torch, outcome
 
 OURS = types.SimpleNamespace(
     **{n: getattr(m, n) for m in (our_activation, our_loss) for n in m.__all__}
@@ -60,8 +60,8 @@ LOSS_NAMES = [n for n in our_loss.__all__ if n != "NLLLoss2d"]
 @pytest.mark.parametrize("name", ACT_NAMES + LOSS_NAMES)
 def test_class_attributes_match(name):
     theirs, ours = getattr(tnn, name), getattr(OURS, name)
-    assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
-    for cls_t, cls_o in zip(theirs.__mro__[:-2], ours.__mro__[:-2]):
+    assert our_mro_as_torch(ours) == [c.__name__ for c in theirs.__mro__]
+    for cls_t, cls_o in zip(theirs.__mro__[:-2], mro_without_torch_module(ours)[:-2]):
         assert cls_o.__dict__.get("__constants__") == cls_t.__dict__.get("__constants__"), cls_t
         ann_t = {k: norm(repr(v)) for k, v in cls_t.__dict__.get("__annotations__", {}).items()}
         ann_o = {k: norm(repr(v)) for k, v in cls_o.__dict__.get("__annotations__", {}).items()}

@@ -18,7 +18,7 @@ import annotated_nn as ann
 from annotated_nn.modules import adaptive as our_adaptive
 from annotated_nn.modules import linear_cross_entropy_options as our_options
 from annotated_nn.modules import loss as our_loss
-from helpers import describe_state_dict, norm, outcome, tensors_equal
+from helpers import describe_state_dict, norm, our_mro_as_torch, outcome, tensors_equal
 
 NAMESPACES = (tnn, ann)
 
@@ -679,7 +679,7 @@ def test_options_chunk_size_helpers_match(args, method):
 )
 def test_class_surface_matches(name):
     theirs, ours = getattr(tnn, name), getattr(ann, name)
-    assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
+    assert our_mro_as_torch(ours) == [c.__name__ for c in theirs.__mro__]
     assert ours.__module__ == theirs.__module__.replace("torch.nn", "annotated_nn")
     assert ours.__dict__.get("__constants__") == theirs.__dict__.get("__constants__")
     annotations = lambda cls: {  # noqa: E731

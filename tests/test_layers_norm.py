@@ -11,7 +11,14 @@ import torch.nn as tnn
 import annotated_nn
 from annotated_nn.modules import batchnorm as our_batchnorm
 from annotated_nn.modules import normalization as our_normalization
-from helpers import describe_state_dict, norm, outcome, record_warnings
+from helpers import (
+    describe_state_dict,
+    mro_without_torch_module,
+    norm,
+    our_mro_as_torch,
+    outcome,
+    record_warnings,
+)
 
 OURS = types.SimpleNamespace(
     **{n: getattr(m, n) for m in (our_batchnorm, our_normalization) for n in m.__all__}
@@ -74,8 +81,8 @@ def assert_runs_match(a, b):
 )
 def test_class_attributes_match(name):
     theirs, ours = getattr(tnn, name), getattr(OURS, name)
-    assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
-    for cls_t, cls_o in zip(theirs.__mro__, ours.__mro__):
+    assert our_mro_as_torch(ours) == [c.__name__ for c in theirs.__mro__]
+    for cls_t, cls_o in zip(theirs.__mro__, mro_without_torch_module(ours)):
         for attr in ("__constants__", "_version", "cls_to_become"):
             if attr in cls_t.__dict__:
                 vt, vo = cls_t.__dict__[attr], cls_o.__dict__.get(attr)

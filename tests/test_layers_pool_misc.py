@@ -14,7 +14,7 @@ from annotated_nn.modules import flatten as our_flatten
 from annotated_nn.modules import pooling as our_pooling
 from annotated_nn.modules import sparse as our_sparse
 from annotated_nn.modules import utils as our_utils
-from helpers import describe_state_dict, norm, outcome
+from helpers import describe_state_dict, norm, our_mro_as_torch, outcome
 
 PAIRS = [
     (tnn.modules.pooling, our_pooling),
@@ -381,7 +381,7 @@ def test_class_shapes_match_torch():
         assert sorted(o_classes) == sorted(t_classes)
         for name, t in t_classes.items():
             o = o_classes[name]
-            assert [c.__name__ for c in o.__mro__] == [c.__name__ for c in t.__mro__], name
+            assert our_mro_as_torch(o) == [c.__name__ for c in t.__mro__], name
             assert o.__dict__.get("__constants__") == t.__dict__.get("__constants__"), name
             assert list(o.__dict__.get("__annotations__", {})) == list(
                 t.__dict__.get("__annotations__", {})

@@ -8,7 +8,7 @@ import torch.nn as tnn
 
 import annotated_nn
 from annotated_nn.modules import lazy as our_lazy
-from helpers import norm, outcome
+from helpers import norm, our_mro_as_torch, outcome
 
 
 def is_uninit(t):
@@ -328,7 +328,9 @@ def test_lazy_class_shapes():
         "LazyConvTranspose3d",
     ):
         tc, oc = getattr(tnn, name), getattr(annotated_nn, name)
-        assert [c.__name__ for c in oc.__mro__] == [c.__name__ for c in tc.__mro__]
+        # torch.nn.Module sits right after annotated_nn.Module in ours (issue 22)
+        assert our_mro_as_torch(oc) == [c.__name__ for c in tc.__mro__]
+        assert issubclass(oc, tnn.Module)
         assert oc.cls_to_become is getattr(annotated_nn, tc.cls_to_become.__name__)
         assert list(oc.__dict__.get("__annotations__", {})) == list(
             tc.__dict__.get("__annotations__", {})

@@ -95,10 +95,20 @@ def test_public_paths_mirror_torch_nn():
     assert annotated_nn.functional is torch.nn.functional
 
 
-def test_module_is_not_torch_module():
-    # everything of the module system is ours
-    assert not issubclass(annotated_nn.Module, torch.nn.Module)
-    assert annotated_nn.Module.__mro__ == (annotated_nn.Module, object)
+def test_module_subclasses_torch_module_and_overrides_its_whole_class_body():
+    # issue 22: our Module is a torch.nn.Module (torch's isinstance checks pass), yet every name
+    # of torch's class body is defined by ours, so no torch.nn.Module function is inherited.
+    assert issubclass(annotated_nn.Module, torch.nn.Module)
+    assert annotated_nn.Module.__mro__ == (annotated_nn.Module, torch.nn.Module, object)
+    # descriptors Python creates (no torch code), and the marker torch.compile sets on the class
+    inherited_only = {"__dict__", "__weakref__", "___needs_generation_tag_patch"}
+    for name, value in vars(torch.nn.Module).items():
+        if name in inherited_only:
+            continue
+        assert name in vars(annotated_nn.Module), name
+        if callable(value) and not isinstance(value, type):
+            assert vars(annotated_nn.Module)[name] is not value, name
+    assert set(vars(annotated_nn.Module)) - set(vars(torch.nn.Module)) == set()
 
 
 def test_incompatible_keys_and_addindent():

@@ -1,9 +1,8 @@
 """Adversarial parity and interop: parallel/, utils/stateless, public names, and torch's own tools on our models.
 
 Each test builds the same scenario with torch.nn and with annotated_nn and compares what a user sees.
-Tests named `test_limitation_*` pin down places where torch itself refuses annotated_nn objects
-(isinstance checks against torch.nn.Module / torch.nn.Parameter inside torch); their docstrings name
-the torch source line.
+Since issue 22 annotated_nn.Module subclasses torch.nn.Module, so the tests that once pinned torch
+refusing our modules (functional_call, DataParallel, jit, export) now assert torch's behaviour.
 """
 
 import copy
@@ -386,12 +385,18 @@ def test_stateless_grad_and_vmap_per_sample_gradients():
         torch.testing.assert_close(ours[k], theirs[k])
 
 
-def test_limitation_torch_func_functional_call_refuses_our_modules():
-    """torch/nn/utils/_named_member_accessor.py:35 (swap_tensor): `isinstance(module, torch.nn.Module)`."""
-    model = annotated_nn.Linear(3, 2)
-    with pytest.raises(TypeError, match="is not an instance of torch.nn.Module"):
-        torch.func.functional_call(model, {"weight": torch.zeros(2, 3)}, torch.randn(1, 3))
-    assert model.weight.shape == (2, 3) and isinstance(model.weight, annotated_nn.Parameter)
+def test_torch_func_functional_call_on_our_modules():
+    """torch.func.functional_call swaps tensors into our module as into torch's (issue 22)."""
+    x = torch.randn(1, 3)
+
+    def fn(nn):
+        torch.manual_seed(0)
+        model = nn.Linear(3, 2)
+        out = torch.func.functional_call(model, {"weight": torch.ones(2, 3)}, x)
+        # the module's own weight is back in place afterwards
+        return out.tolist(), model.weight.shape, isinstance(model.weight, torch.nn.Parameter)
+
+    both_same(fn)
 
 
 # --------------------------------------------------------------------------- DataParallel on CPU
@@ -479,14 +484,21 @@ def test_data_parallel_function_and_scatter_gather_on_cpu():
     both_same(lambda nn: nn.parallel.gather([{"a": x}, {"a": x}], -1)["a"].tolist())
 
 
-def test_limitation_torch_dataparallel_does_not_register_our_module():
-    """torch/nn/modules/module.py (Module.__setattr__): only torch.nn.Module values enter `_modules`."""
-    torch.manual_seed(0)
-    ours = annotated_nn.Linear(3, 2)
-    wrapped = torch.nn.DataParallel(ours)
+def test_torch_dataparallel_registers_our_module():
+    """torch's DataParallel keeps our module as its child `module` (issue 22), as torch's."""
     x = torch.randn(2, 3)
-    assert_tensors_equal(ours(x), wrapped(x))  # the CPU path calls the module directly
-    assert list(wrapped.state_dict()) == [] and list(wrapped.parameters()) == []
+
+    def fn(nn):
+        torch.manual_seed(0)
+        wrapped = torch.nn.DataParallel(nn.Linear(3, 2))
+        return (
+            wrapped(x).tolist(),
+            list(wrapped.state_dict()),
+            [n for n, _ in wrapped.named_parameters()],
+        )
+
+    ours = both_same(fn)
+    assert ours[1][2] == ["module.weight", "module.bias"]
 
 
 # --------------------------------------------------------------------------- torch.optim and schedulers
@@ -699,23 +711,24 @@ def test_jit_trace_of_function_calling_model():
     assert_tensors_equal(*results)
 
 
-def test_limitation_jit_trace_and_script_of_our_module():
-    """torch/jit/_trace.py (trace → trace_module) and torch/jit/_script.py need a torch.nn.Module: ours is refused."""
-    model = annotated_nn.Linear(3, 2)
-    with pytest.raises(RuntimeError):
-        torch.jit.trace(model, torch.randn(2, 3))
-    with pytest.raises(torch.jit.frontend.NotSupportedError):
-        torch.jit.script(model)
-
-
-def test_limitation_torch_export():
-    """torch/export/__init__.py:159 refuses non-torch.nn.Module roots; wrapped, our Parameter trips
-    torch/_subclasses/fake_tensor.py:3577 (_check_for_subclass_arg: only torch.nn.Parameter subclasses
-    count as plain tensors), so FakeTensorMode returns NotImplemented."""
-    model = annotated_nn.Linear(3, 2)
+def test_jit_trace_and_script_of_our_module():
+    """torch.jit.trace and torch.jit.script accept our modules (issue 22) and compute torch's values."""
     x = torch.randn(2, 3)
-    with pytest.raises(ValueError, match="Expected `mod` to be an instance of `torch.nn.Module`"):
-        torch.export.export(model, (x,))
+    results = []
+    for nn in NAMESPACES:
+        torch.manual_seed(0)
+        model = nn.Linear(3, 2)
+        traced = torch.jit.trace(model, x)
+        scripted = torch.jit.script(model)
+        results.append((traced(x + 1), scripted(x + 1), list(traced.state_dict())))
+    assert_tensors_equal(results[0][0], results[1][0])
+    assert_tensors_equal(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]
+
+
+def test_torch_export_of_our_module():
+    """torch.export.export takes our module as the root or wrapped in torch's (issue 22)."""
+    x = torch.randn(2, 3)
 
     class Wrapper(torch.nn.Module):
         def __init__(self, inner):
@@ -725,8 +738,21 @@ def test_limitation_torch_export():
         def forward(self, t):
             return self.inner(t)
 
-    with pytest.raises(RuntimeError, match="Unable to cast NotImplemented to Tensor"):
-        torch.export.export(Wrapper(model), (x,))
+    def fn(nn):
+        torch.manual_seed(0)
+        graphs = []
+        for root in (nn.Linear(3, 2), Wrapper(nn.Linear(3, 2))):
+            ep = torch.export.export(root, (x,))
+            graphs.append(
+                (
+                    [(n.op, str(n.target)) for n in ep.graph.nodes],
+                    list(ep.state_dict),
+                    ep.module()(x).tolist() == root(x).tolist(),
+                )
+            )
+        return graphs
+
+    both_same(fn)
 
 
 def test_examples_models_module_paths_stay_importable():

@@ -25,7 +25,7 @@ import torch.nn.modules as tmodules
 import annotated_nn as ann
 import annotated_nn.init as ainit
 import annotated_nn.modules as amodules
-from helpers import describe_state_dict, norm, outcome, record_warnings
+from helpers import describe_state_dict, norm, our_mro_as_torch, outcome, record_warnings
 
 NAMESPACES = [tnn, ann]
 
@@ -155,7 +155,8 @@ def class_surface(cls):
         "annotations": sorted(
             (k, norm(v)) for k, v in vars(cls).get("__annotations__", {}).items()
         ),
-        "mro": [c.__name__ for c in cls.__mro__],
+        # ours: torch's MRO with torch.nn.Module right after annotated_nn.Module (issue 22)
+        "mro": our_mro_as_torch(cls),
         "own_attributes": sorted(own),
         "version": getattr(cls, "_version", None),
         "cls_to_become": getattr(getattr(cls, "cls_to_become", None), "__name__", None),

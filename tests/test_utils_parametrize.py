@@ -408,16 +408,23 @@ def test_errors():
     assert results["assign parameter"][:2] == ("raise", "KeyError")
 
 
-def test_foreign_module_type_is_refused_both_ways():
-    # torch refuses an annotated_nn parametrization, we refuse a torch.nn one: same TypeError
-    theirs = outcome(
-        tP.register_parametrization, tnn.Linear(2, 2), "weight", params(ann)["Scale"]()
-    )
-    ours = outcome(aP.register_parametrization, ann.Linear(2, 2), "weight", params(tnn)["Scale"]())
-    assert theirs[:2] == ours[:2] == ("raise", "TypeError")
-    assert theirs[2] == ours[2] and theirs[2].endswith(
-        "params.<locals>.Scale is not a Module subclass"
-    )
+def test_parametrization_of_the_other_library_is_accepted_both_ways():
+    # Since issue 22 modules of both libraries are torch.nn.Modules: torch's parametrize takes an
+    # annotated_nn parametrization and ours takes a torch.nn one, with the same result.
+    results = []
+    for P, owner, scale in ((tP, tnn, params(ann)["Scale"]), (aP, ann, params(tnn)["Scale"])):
+        torch.manual_seed(0)
+        m = owner.Linear(2, 2)
+        P.register_parametrization(m, "weight", scale())
+        results.append(
+            (
+                list(m.state_dict()),
+                m.weight.tolist(),
+                type(m.parametrizations.weight[0]).__module__,
+            )
+        )
+    assert results[0][:2] == results[1][:2]
+    assert results[0][0] == ["bias", "parametrizations.weight.original"]
 
 
 # --------------------------------------------------------------------------------------------

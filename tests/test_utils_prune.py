@@ -12,7 +12,7 @@ import torch.nn.utils.prune as tprune
 
 import annotated_nn
 import annotated_nn.utils.prune as aprune
-from helpers import norm
+from helpers import norm, our_mro_as_torch, reset_global_hooks
 
 PAIRS = ((torch.nn, tprune), (annotated_nn, aprune))
 INF = float("inf")
@@ -22,9 +22,14 @@ INF = float("inf")
 
 
 def observe(scenario):
-    """Run scenario(nn, prune) for both libraries from seed 0; return [torch outcome, ours]."""
+    """Run scenario(nn, prune) for both libraries from seed 0; return [torch outcome, ours].
+
+    The global hook registries are shared by both libraries (issue 22): they are emptied before
+    each run, as if each ran in a fresh process.
+    """
     results = []
     for nn, prune in PAIRS:
+        reset_global_hooks()
         torch.manual_seed(0)
         try:
             results.append(("ok", scenario(nn, prune)))
@@ -126,7 +131,7 @@ def test_public_names_and_signatures():
         if inspect.isfunction(theirs):
             assert str(inspect.signature(ours)) == str(inspect.signature(theirs)), name
         if inspect.isclass(theirs) and theirs.__module__ == tprune.__name__:
-            assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
+            assert our_mro_as_torch(ours) == [c.__name__ for c in theirs.__mro__]
             assert getattr(ours, "PRUNING_TYPE", None) == getattr(theirs, "PRUNING_TYPE", None)
             for attr in (
                 "__init__",

@@ -326,13 +326,10 @@ class LRScheduler:
             optimizer: The optimizer to schedule. / 要调度的优化器。
             last_epoch: `-1`, or the last epoch seen, to resume. / `-1`，或已过的最后一个 epoch（用于恢复）。
         """
-        # DIFF(torch 2.13): our optimizers are accepted as well as torch's
-        # 中: torch 只接受 `torch.optim.Optimizer`；这里也接受本项目的
-        # 中: `annotated_optim.optimizer.Optimizer`，使两边的调度器可以互换。其他对象的错误信息不变。
-        # EN: torch accepts only `torch.optim.Optimizer`; here our
-        # EN: `annotated_optim.optimizer.Optimizer` is accepted too, so that either library's
-        # EN: schedulers work with either library's optimizers. Other objects get torch's message.
-        if not isinstance(optimizer, (Optimizer, torch.optim.Optimizer)):
+        # 中: 与 torch 相同只接受 `torch.optim.Optimizer`；本项目的优化器是它的子类，也被接受。
+        # EN: As in torch only a `torch.optim.Optimizer` is accepted; our optimizers subclass it and
+        # EN: pass too.
+        if not isinstance(optimizer, torch.optim.Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
 
@@ -2581,11 +2578,10 @@ class ReduceLROnPlateau(LRScheduler):
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
 
-        # DIFF(torch 2.13): an optimizer of annotated_optim is accepted as well as torch's
-        # 中: torch 只接受 `torch.optim.Optimizer`；这里两种优化器都接受，其他对象的报错与 torch 一字不差。
-        # EN: torch accepts only `torch.optim.Optimizer`; both kinds are accepted here, and any
-        # EN: other object gets torch's exact error.
-        if not isinstance(optimizer, (Optimizer, torch.optim.Optimizer)):
+        # 中: 与 torch 相同只接受 `torch.optim.Optimizer`；本项目的优化器是它的子类，也被接受。
+        # EN: As in torch only a `torch.optim.Optimizer` is accepted; our optimizers subclass it and
+        # EN: pass too.
+        if not isinstance(optimizer, torch.optim.Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
 
@@ -2994,11 +2990,10 @@ class CyclicLR(LRScheduler):
             TypeError: `optimizer` is not an optimizer. / `optimizer` 不是优化器。
             ValueError: Bad lengths, mode or momentum support. / 长度、模式或动量支持不合要求。
         """
-        # DIFF(torch 2.13): an optimizer of annotated_optim is accepted as well as torch's
-        # 中: torch 只接受 `torch.optim.Optimizer`；这里两种优化器都接受，其他对象的报错与 torch 一字不差。
-        # EN: torch accepts only `torch.optim.Optimizer`; both kinds are accepted here, and any
-        # EN: other object gets torch's exact error.
-        if not isinstance(optimizer, (Optimizer, torch.optim.Optimizer)):
+        # 中: 与 torch 相同只接受 `torch.optim.Optimizer`；本项目的优化器是它的子类，也被接受。
+        # EN: As in torch only a `torch.optim.Optimizer` is accepted; our optimizers subclass it and
+        # EN: pass too.
+        if not isinstance(optimizer, torch.optim.Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
 
@@ -3720,11 +3715,10 @@ class OneCycleLR(LRScheduler):
             TypeError: `optimizer` is not an optimizer. / `optimizer` 不是优化器。
             ValueError: A bad option, as in the class docstring. / 选项不合法，见类文档。
         """
-        # DIFF(torch 2.13): an optimizer of annotated_optim is accepted as well as torch's
-        # 中: torch 只接受 `torch.optim.Optimizer`；这里两种优化器都接受，其他对象的报错与 torch 一字不差。
-        # EN: torch accepts only `torch.optim.Optimizer`; both kinds are accepted here, and any
-        # EN: other object gets torch's exact error.
-        if not isinstance(optimizer, (Optimizer, torch.optim.Optimizer)):
+        # 中: 与 torch 相同只接受 `torch.optim.Optimizer`；本项目的优化器是它的子类，也被接受。
+        # EN: As in torch only a `torch.optim.Optimizer` is accepted; our optimizers subclass it and
+        # EN: pass too.
+        if not isinstance(optimizer, torch.optim.Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
 

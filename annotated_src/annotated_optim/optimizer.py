@@ -28,6 +28,8 @@ r"""The base class of every optimizer, and the helpers the optimizers share; mir
 
 import functools
 import inspect
+import sys
+import types
 import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -43,8 +45,10 @@ from torch.utils._foreach_utils import (
 from torch.utils._foreach_utils import (
     _group_tensors_by_device_and_dtype as _group_by_device_and_dtype_kernel,
 )
+from typing_extensions import Self, deprecated
 
 import annotated_nn
+from annotated_nn.modules.module import _SharedGlobalHooks, _TorchGlobal
 from annotated_nn.utils.hooks import RemovableHandle
 
 __all__ = [
@@ -60,11 +64,48 @@ ParamsT: TypeAlias = (
     Iterable[torch.Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, torch.Tensor]]
 )
 
-# 中: 全局的 step 预钩子与后钩子：对进程里的每个优化器（包括之后创建的）都生效。
+# DIFF(torch 2.13): one set of global step hooks, torch's
+# 中: 全局的 step 预钩子与后钩子：对进程里的每个优化器（包括之后创建的）都生效。两张表只有一套，就是
+#     `torch.optim.optimizer` 里的 `_global_optimizer_pre_hooks` 与 `_global_optimizer_post_hooks`：
+#     本文件每次用到时按属性名从 torch 的模块上读，本模块上的同名属性是它们的读写别名（做法与
+#     `annotated_nn.modules.module` 的全局模块钩子相同，见那里的 `_SharedGlobalHooks`）。于是经任一个库
+#     注册的全局钩子对两个库的优化器都生效。`torch.optim` 删掉了自己的 `optimizer` 属性，所以用 import 取得
+#     torch 的这个模块。
 # EN: Global step pre-hooks and post-hooks: they apply to every optimizer in the process,
-#     including ones created later.
-_global_optimizer_pre_hooks: dict[int, Callable] = OrderedDict()
-_global_optimizer_post_hooks: dict[int, Callable] = OrderedDict()
+#     including ones created later. There is one pair of tables, torch's
+#     `_global_optimizer_pre_hooks` and `_global_optimizer_post_hooks` in `torch.optim.optimizer`:
+#     this file reads them by attribute name from torch's module on every use, and the same
+#     names on this module are read/write aliases of them (done as for the global module hooks
+#     of `annotated_nn.modules.module`, see `_SharedGlobalHooks` there). So a global hook
+#     registered through either library runs for the optimizers of both. `torch.optim` deletes
+#     its `optimizer` attribute, so torch's module is reached by import.
+from torch.optim import optimizer as _torch_optimizer_py  # noqa: E402
+
+
+class _SharedOptimizerHooks(types.ModuleType):
+    r"""The type of this module: its two global hook tables are torch's. / 本模块的类型：两张全局钩子表就是 torch 的。
+
+    === "中文"
+
+        与 `annotated_nn.modules.module._SharedGlobalHooks` 相同的做法：两个名字是读写
+        `torch.optim.optimizer` 同名变量的描述符，`dir()` 也列出它们。
+
+    === "English"
+
+        Done as `annotated_nn.modules.module._SharedGlobalHooks`: the two names are descriptors
+        reading and writing the variables of the same names in `torch.optim.optimizer`, and
+        `dir()` lists them.
+    """
+
+    _global_optimizer_pre_hooks = _TorchGlobal(_torch_optimizer_py)
+    _global_optimizer_post_hooks = _TorchGlobal(_torch_optimizer_py)
+    __dir__ = _SharedGlobalHooks.__dir__
+
+
+# 中: 把本模块对象的类换掉：从此 `annotated_optim.optimizer._global_optimizer_*` 就是 torch 的两张表。
+# EN: Swap this module object's class: from now on `annotated_optim.optimizer._global_optimizer_*`
+#     are torch's two tables.
+sys.modules[__name__].__class__ = _SharedOptimizerHooks
 
 # DIFF(torch 2.13): our Parameter counts as a plain tensor for foreach and fused
 # 中: torch 只在参数的类型恰好是 `torch.Tensor` 或 `torch.nn.Parameter` 时才默认选 foreach/fused
@@ -585,8 +626,8 @@ def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
     Returns:
         A handle whose `remove()` unregisters it. / 句柄，`remove()` 注销钩子。
     """
-    handle = RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_optimizer_py._global_optimizer_pre_hooks)
+    _torch_optimizer_py._global_optimizer_pre_hooks[handle.id] = hook
     return handle
 
 
@@ -609,12 +650,18 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     Returns:
         A handle whose `remove()` unregisters it. / 句柄，`remove()` 注销钩子。
     """
-    handle = RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_optimizer_py._global_optimizer_post_hooks)
+    _torch_optimizer_py._global_optimizer_post_hooks[handle.id] = hook
     return handle
 
 
-class Optimizer:
+# DIFF(torch 2.13): Optimizer subclasses torch.optim.Optimizer
+# 中: torch 的 Optimizer 直接继承 object；我们的继承它，使 torch 的调度器、GradScaler 等的 `isinstance` 检查接受
+# 中: 我们的优化器，同时重新定义它类体里的每个名字，torch 的实现一行也不运行。
+# EN: torch's Optimizer derives from object; ours subclasses it so that the `isinstance` checks of
+# EN: torch's schedulers, GradScaler and the like accept our optimizers, and defines every name of
+# EN: its class body again, so no line of torch's implementation runs.
+class Optimizer(torch.optim.Optimizer):
     r"""Base class of all optimizers: parameter groups, per-parameter state, hooks. / 所有优化器的基类：参数组、逐参数状态与钩子。
 
     === "中文"
@@ -675,6 +722,33 @@ class Optimizer:
         >>> [g["lr"] for g in opt.param_groups]
         [0.1, 0.5]
     """
+
+    # 中: 本类继承 `torch.optim.Optimizer`（`isinstance(opt, torch.optim.Optimizer)` 为真，torch 的调度器、
+    #     GradScaler 等都接受它），但 torch 类体里的每个名字这里都重新定义，torch 的实现一行也不运行。
+    #     下面两个类型别名是 step 钩子的签名：`hook(optimizer, args, kwargs)`，预钩子可返回新的
+    #     `(args, kwargs)`。
+    # EN: This class subclasses `torch.optim.Optimizer` (`isinstance(opt, torch.optim.Optimizer)` is
+    #     true, so torch's schedulers, GradScaler and the like accept it), yet every name of torch's
+    #     class body is defined again here and no line of torch's implementation runs. The two
+    #     type aliases below are the step hooks' signatures: `hook(optimizer, args, kwargs)`, where
+    #     a pre-hook may return new `(args, kwargs)`.
+    OptimizerPreHook: TypeAlias = Callable[[Self, Args, Kwargs], tuple[Args, Kwargs] | None]
+    OptimizerPostHook: TypeAlias = Callable[[Self, Args, Kwargs], None]
+
+    # 中: 实例上六张钩子表的类型标注（值由 `__init__` 写入）。
+    # EN: Type annotations of the instance's six hook tables (`__init__` writes the values).
+    _optimizer_step_pre_hooks: dict[int, OptimizerPreHook]
+    _optimizer_step_post_hooks: dict[int, OptimizerPostHook]
+    # 中: state_dict 与 load_state_dict 的前后钩子表。
+    # EN: The pre- and post-hook tables of state_dict and load_state_dict.
+    _optimizer_state_dict_pre_hooks: "OrderedDict[int, Callable[[Optimizer], None]]"
+    _optimizer_state_dict_post_hooks: (
+        "OrderedDict[int, Callable[[Optimizer, StateDict], StateDict | None]]"
+    )
+    _optimizer_load_state_dict_pre_hooks: (
+        "OrderedDict[int, Callable[[Optimizer, StateDict], StateDict | None]]"
+    )
+    _optimizer_load_state_dict_post_hooks: "OrderedDict[int, Callable[[Optimizer], None]]"
 
     def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
         r"""Store defaults, create the hook dicts, and add the parameter groups. / 保存默认值，建好钩子字典，加入各参数组。
@@ -910,6 +984,13 @@ class Optimizer:
             )
             self._warned_capturable_if_run_uncaptured = True
 
+    # 中: 旧名字，留给仍用它的调用者：调用时发出 DeprecationWarning（文本与 torch 相同），再做同样的检查。
+    # EN: The old name, kept for callers still using it: a call gives a DeprecationWarning (torch's
+    #     text) and then runs the same check.
+    _cuda_graph_capture_health_check = deprecated(
+        "Use _accelerator_graph_capture_health_check instead",
+    )(_accelerator_graph_capture_health_check)
+
     def _optimizer_step_code(self) -> None:
         r"""An empty function the profiler watches, called after each `step`. / 一个空函数，供 profiler 观察，每次 `step` 后调用。
 
@@ -982,7 +1063,8 @@ class Optimizer:
                 # EN: Pre-hooks may rewrite the arguments: the result must be a pair,
                 #     otherwise it raises (torch's text).
                 for pre_hook in chain(
-                    _global_optimizer_pre_hooks.values(), self._optimizer_step_pre_hooks.values()
+                    _torch_optimizer_py._global_optimizer_pre_hooks.values(),
+                    self._optimizer_step_pre_hooks.values(),
                 ):
                     result = pre_hook(self, args, kwargs)
                     if result is None:
@@ -1005,7 +1087,8 @@ class Optimizer:
                 out = func(*args, **kwargs)
                 self._optimizer_step_code()
                 for post_hook in chain(
-                    self._optimizer_step_post_hooks.values(), _global_optimizer_post_hooks.values()
+                    self._optimizer_step_post_hooks.values(),
+                    _torch_optimizer_py._global_optimizer_post_hooks.values(),
                 ):
                     post_hook(self, args, kwargs)
                 return out

@@ -561,15 +561,15 @@ def test_checkpoint_reads_back_with_weights_only(nn, process_group):
 @proves(
     "docs/chapters/15-parallel.md",
     "ddp",
-    "torch's own DDP wrapping an annotated_nn model does not see it (empty parameters() and "
-    "state_dict()), yet the model trains",
+    "torch's own DDP wrapping an annotated_nn model sees it as a torch model (parameters(), "
+    "state_dict() with the module. prefix) and trains it",
 )
 @each_nn()
-def test_torch_ddp_does_not_see_an_annotated_model(nn, process_group):
+def test_torch_ddp_sees_an_annotated_model(nn, process_group):
     import torch.nn as tnn
 
     theirs = tnn.parallel.DistributedDataParallel(nn.Linear(4, 2))
-    assert len(list(theirs.parameters())) == (2 if nn is tnn else 0)
-    assert (list(theirs.state_dict()) == []) is (nn is not tnn)
+    assert len(list(theirs.parameters())) == 2
+    assert list(theirs.state_dict()) == ["module.weight", "module.bias"]
     theirs(torch.randn(3, 4)).sum().backward()
     assert theirs.module.weight.grad is not None

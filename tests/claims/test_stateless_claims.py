@@ -232,7 +232,7 @@ def test_shared_submodule_restore_bug(nn):
 @proves(
     "annotated_src/annotated_nn/utils/stateless.py",
     "Note [which functional_call]",
-    "torch.func.functional_call refuses annotated_nn modules (TypeError); both reject a key that "
+    "torch.func.functional_call accepts annotated_nn modules; both reject a key that "
     "appears in two dicts of a sequence",
 )
 @each_nn()
@@ -243,12 +243,7 @@ def test_torch_func_functional_call_and_dict_sequences(nn):
 
     params = {"weight": torch.zeros(1, 2)}
     x = torch.ones(1, 2)
-    if nn is tnn:
-        func_call(nn.Linear(2, 1), params, x)
-        call_with_dicts = func_call
-    else:
-        with pytest.raises(TypeError, match="is not an instance of torch.nn.Module"):
-            func_call(nn.Linear(2, 1), params, x)
-        call_with_dicts = nn.utils.stateless.functional_call
+    assert func_call(nn.Linear(2, 1), params, x).shape == (1, 1)
+    call_with_dicts = func_call if nn is tnn else nn.utils.stateless.functional_call
     with pytest.raises(ValueError, match="appeared in multiple dictionaries"):
         call_with_dicts(nn.Linear(2, 1), (params, dict(params)), x)

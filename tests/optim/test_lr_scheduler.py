@@ -640,12 +640,15 @@ def test_module_surface():
                 ], (name, method)
 
 
-def test_our_scheduler_accepts_both_optimizers_and_rejects_others():
-    """Ours takes torch's and our optimizers; torch's rejects ours (its isinstance check)."""
+def test_schedulers_of_both_libraries_accept_both_optimizers_and_reject_others():
+    """Ours and torch's schedulers take torch's and our optimizers (ours subclass
+    torch.optim.Optimizer since issue 22); anything else gets torch's error from both."""
     for source in SOURCES:
         assert asched.StepLR(make_optimizer(source), 3).get_last_lr() == [0.1, 0.05]
-    assert outcome(tsched.StepLR, make_optimizer("ours"), 3) == (
-        "raise",
-        "TypeError",
-        "SGD is not an Optimizer",
-    )
+        assert tsched.StepLR(make_optimizer(source), 3).get_last_lr() == [0.1, 0.05]
+    for sched in (tsched, asched):
+        assert outcome(sched.StepLR, object(), 3) == (
+            "raise",
+            "TypeError",
+            "object is not an Optimizer",
+        )

@@ -101,12 +101,18 @@ def test_state_dicts_load_both_ways_and_continue_identically(name, kwargs):
 
 
 def test_schedulers_across_libraries():
-    """Ours accept torch's optimizers; torch's refuse ours (their isinstance check), with this error."""
+    """Ours accept torch's optimizers; torch's accept ours (they subclass torch.optim.Optimizer
+    since issue 22) and schedule them as torch's own."""
     w = torch.zeros(1, requires_grad=True)
     ours_on_torch = aoptim.lr_scheduler.StepLR(toptim.SGD([w], lr=1.0), step_size=1)
     assert ours_on_torch.get_last_lr() == [1.0]
-    refused = outcome(lambda: toptim.lr_scheduler.StepLR(aoptim.SGD([w], lr=1.0), step_size=1))
-    assert refused == ("raise", "TypeError", "SGD is not an Optimizer")
+    lrs = []
+    for opt in (toptim.SGD([w], lr=1.0), aoptim.SGD([w], lr=1.0)):
+        sched = toptim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+        opt.step()
+        sched.step()
+        lrs.append((sched.get_last_lr(), opt.param_groups[0]["lr"]))
+    assert lrs[0] == lrs[1] == ([0.5], 0.5)
     for bad in (object(), tnn.Linear(1, 1)):
         assert outcome(lambda: aoptim.lr_scheduler.StepLR(bad, 1)) == outcome(
             lambda: toptim.lr_scheduler.StepLR(bad, 1)

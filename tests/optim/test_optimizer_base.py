@@ -21,9 +21,23 @@ from helpers import norm, outcome, record_warnings
 OPTIMS = {"torch": toptim, "ours": aoptim}
 
 
+def reset_global_optimizer_hooks():
+    """Empty the global step hook tables (one pair, torch's, shared by both libraries)."""
+    import torch.optim.optimizer as torch_optimizer
+
+    torch_optimizer._global_optimizer_pre_hooks.clear()
+    torch_optimizer._global_optimizer_post_hooks.clear()
+
+
 def both(scenario):
-    """Run scenario(optim) with torch.optim and ours; return the two results."""
-    return scenario(toptim), scenario(aoptim)
+    """Run scenario(optim) with torch.optim and ours; return the two results.
+
+    The global step hook tables are shared by both libraries (issue 22), so global hooks left by
+    the torch run are removed before ours, as if each ran in a fresh process.
+    """
+    theirs = scenario(toptim)
+    reset_global_optimizer_hooks()
+    return theirs, scenario(aoptim)
 
 
 def assert_same(scenario):

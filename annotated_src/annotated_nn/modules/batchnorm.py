@@ -1313,8 +1313,9 @@ class SyncBatchNorm(_BatchNorm):
             还没物化的惰性层会变成 `num_features=0`、带着未初始化参数的 `SyncBatchNorm`，
             之后前向传播会报错（torch 同样如此）：请先用一批数据跑一次前向传播。
 
-            传入 `torch.nn.Module` 时直接交给 `torch.nn.SyncBatchNorm.convert_sync_batchnorm`，
-            结果与调用 torch 完全相同（两种模块都不能作为子模块挂到对方的树上，所以不会出现混合的树）。
+            两个库的模块可以混在一棵树里：遇到 torch 的 BatchNorm 层就交给
+            `torch.nn.SyncBatchNorm.convert_sync_batchnorm`，得到 torch 的 `SyncBatchNorm`，与直接调用
+            torch 相同；torch 的容器照样递归进去。
 
         === "English"
 
@@ -1333,9 +1334,9 @@ class SyncBatchNorm(_BatchNorm):
             uninitialized parameters, whose forward pass then fails (in torch too): run one
             batch through the model first.
 
-            A `torch.nn.Module` is handed to `torch.nn.SyncBatchNorm.convert_sync_batchnorm`,
-            so the result is exactly torch's (neither kind of module can be a submodule in the
-            other kind's tree, so mixed trees do not occur).
+            Modules of both libraries may mix in one tree: a torch BatchNorm layer is handed to
+            `torch.nn.SyncBatchNorm.convert_sync_batchnorm` and becomes torch's `SyncBatchNorm`,
+            as with torch directly; torch's containers are recursed into as usual.
 
         Args:
             module: The model, or a single BatchNorm layer. / 模型，或单个 BatchNorm 层。
@@ -1351,13 +1352,12 @@ class SyncBatchNorm(_BatchNorm):
             >>> model[1][0]
             SyncBatchNorm(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
         """
-        # 中: torch 的模块树交给 torch 自己转换：得到的是 `torch.nn.SyncBatchNorm`，
-        # 中: 与用户直接调用 torch 时一模一样。我们的 `add_module` 不接受 torch 的模块，
-        # 中: 所以这种树只会作为根传进来，递归中遇不到。
-        # EN: A torch module tree is converted by torch itself: it gets `torch.nn.SyncBatchNorm`
-        # EN: layers, exactly as if the user had called torch. Our `add_module` refuses torch
-        # EN: modules, so such a tree can only arrive as the root, never during the recursion.
-        if isinstance(module, torch.nn.Module):
+        # 中: torch 的 BatchNorm 层（混合的树里会遇到）交给 torch 自己转换：得到 `torch.nn.SyncBatchNorm`，
+        # 中: 与用户直接调用 torch 时一模一样。其余 torch 模块（容器等）照常往下递归。
+        # EN: A torch BatchNorm layer (met in a mixed tree) is converted by torch itself: it gets a
+        # EN: `torch.nn.SyncBatchNorm`, exactly as if the user had called torch. Other torch
+        # EN: modules (containers and the like) are recursed into as usual.
+        if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
             return torch.nn.SyncBatchNorm.convert_sync_batchnorm(module, process_group)
         # 中: 新层写的是 `SyncBatchNorm` 而不是 `cls`，与 torch 一致。超参数照搬；
         # 中: `bias` 按原层是否有 bias 参数决定。

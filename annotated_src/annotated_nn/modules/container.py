@@ -713,12 +713,11 @@ class Sequential(Module):
             AssertionError: `module` is not a `Module`. / `module` 不是 `Module`。
             IndexError: `index` outside `[-len, len]`. / `index` 不在 `[-len, len]` 内。
         """
-        # DIFF(torch 2.13):
-        # 中: 错误信息里的 `{Module}` 显示为 `annotated_nn...` 路径，而 torch 显示 `torch.nn...`。
-        # EN: `{Module}` in the message shows an `annotated_nn...` path where torch shows
-        # EN: `torch.nn...`.
-        if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+        # 中: 任何 `torch.nn.Module`（我们的模块也是）都可插入；错误信息里显示的类与 torch 相同。
+        # EN: Any `torch.nn.Module` (ours are too) may be inserted; the class shown in the message
+        # EN: is the same as torch's.
+        if not isinstance(module, torch.nn.Module):
+            raise AssertionError(f"module should be of type: {torch.nn.Module}")
         # 中: 允许 `index == n`（即追加）；负数从末尾计。错误信息是 torch 的原文。
         # EN: `index == n` is allowed (an append); negatives count from the end. The message is
         # EN: torch's text.

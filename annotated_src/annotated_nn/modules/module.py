@@ -15,6 +15,8 @@ and `load_state_dict`, traversal, modes, repr.
 import functools
 import inspect
 import itertools
+import sys
+import types
 import warnings
 import weakref
 from collections import OrderedDict, namedtuple
@@ -130,14 +132,211 @@ def _addindent(s_, numSpaces):
     return first + "\n" + "\n".join(lines)
 
 
-# 中: 注册类全局钩子：任何 Module 注册缓冲区 / 子模块 / 参数之前调用，可以替换被注册的值。
-# 中: 表用 OrderedDict 而不是 dict：句柄（RemovableHandle）只弱引用这张表，而普通 dict 不支持弱引用。
-# EN: Registration-time global hooks: called before any Module registers a buffer / submodule /
-# EN: parameter; a hook may replace the value being registered. The tables are OrderedDicts, not
-# EN: dicts: the handle (RemovableHandle) keeps only a weak reference, which a plain dict refuses.
-_global_buffer_registration_hooks: dict[int, Callable] = OrderedDict()
-_global_module_registration_hooks: dict[int, Callable] = OrderedDict()
-_global_parameter_registration_hooks: dict[int, Callable] = OrderedDict()
+# DIFF(torch 2.13):
+# 中: 全局钩子的登记表只有一套，就是 torch 的：它们是 `torch.nn.modules.module` 的模块级变量，torch 自己的
+# 中: 工具（FlopCounterMode、ModuleTracker、torch.compile）都从那里读。本文件不另建这些表，每次用到时都按
+# 中: 属性名从 torch 的模块对象上读（`_torch_module_py._global_forward_hooks`），所以 PyTorch 测试里
+# 中: `torch.nn.modules.module._global_forward_hooks = OrderedDict()` 这样整张换掉，下一次调用就看到新表。
+# 中: 本模块上的同名属性（`annotated_nn.modules.module._global_forward_hooks`）是 torch 那一份的读写
+# 中: 别名，见下面的 `_SharedGlobalHooks`。于是两边注册的全局钩子对两边的模块都生效，顺序与 torch 相同。
+# EN: There is one set of global hook registries, torch's: they are module-level variables of
+# EN: `torch.nn.modules.module`, where torch's own tools (FlopCounterMode, ModuleTracker,
+# EN: torch.compile) read them. This file keeps no tables of its own and reads them by attribute
+# EN: name from torch's module object on every use (`_torch_module_py._global_forward_hooks`), so
+# EN: when a PyTorch test replaces one
+# EN: (`torch.nn.modules.module._global_forward_hooks = OrderedDict()`) the next call sees the new
+# EN: table. The same names on this module
+# EN: (`annotated_nn.modules.module._global_forward_hooks`) are read/write aliases of torch's, see
+# EN: `_SharedGlobalHooks` below. So a global hook registered through either library fires on
+# EN: the modules of both, in torch's order.
+_torch_module_py = torch.nn.modules.module
+
+# 中: `_TorchModule` 就是 `torch.nn.Module`：每次调用都要读它，一个全局名字比 `torch.nn.Module` 少两次属性查找。
+# EN: `_TorchModule` is `torch.nn.Module`: it is read on every call, and one global name saves two
+# EN: attribute lookups over `torch.nn.Module`.
+_TorchModule = torch.nn.Module
+
+# 中: torch 的 `Module.__call__` 与 `Module.__getattr__` 原本的函数。`torch.fx.symbolic_trace` 在追踪期间把
+# 中: torch 类上的这两个名字换成自己的包装（记录 call_module / get_attr 节点）；我们的类覆盖了这两个名字，
+# 中: 看不到那次替换，所以 `_wrapped_call_impl` 与 `__getattr__` 每次比较：torch 类上的已不是原函数时，
+# 中: 改走 torch 类上的那一个（见两处的 DIFF）。
+# EN: torch's original `Module.__call__` and `Module.__getattr__`. While tracing,
+# EN: `torch.fx.symbolic_trace` replaces these two names on torch's class with wrappers of its own
+# EN: (they record call_module / get_attr nodes); our class overrides both names and would not see
+# EN: the swap, so `_wrapped_call_impl` and `__getattr__` compare on every use: when torch's class
+# EN: no longer holds the original, they go through what it holds (see the DIFF at each).
+_torch_module_call = _TorchModule.__call__
+_torch_module_getattr = _TorchModule.__getattr__
+# 中: fx 的追踪函数在打补丁之前把这个模块的 `_is_fx_tracing_flag` 设为 True，追踪结束后复原。
+# EN: fx's tracing function sets `_is_fx_tracing_flag` of this module True before patching and
+# EN: restores it when tracing ends.
+_fx_symbolic_trace = torch.fx._symbolic_trace
+
+
+class _TorchGlobal:
+    r"""A name of our module that reads and writes torch's variable. / 我们模块上读写 torch 同名变量的名字。
+
+    === "中文"
+
+        数据描述符：`annotated_nn.modules.module.X` 读到的是 `torch.nn.modules.module.X` 此刻的值，
+        给它赋值就是给 torch 的那个变量赋值。描述符放在模块的类型上（见 `_SharedGlobalHooks`），
+        因为 Python 只在类型上查找描述符。`annotated_optim.optimizer` 用它共享优化器的全局钩子表。
+
+    === "English"
+
+        A data descriptor: `annotated_nn.modules.module.X` reads the current value of
+        `torch.nn.modules.module.X`, and assigning to it assigns torch's variable. It lives on the
+        module's type (see `_SharedGlobalHooks`) because Python looks descriptors up on types only.
+        `annotated_optim.optimizer` shares the optimizer's global hook tables with it.
+
+    Args:
+        home: torch's module object holding the variable. / 持有该变量的 torch 模块对象。
+    """
+
+    def __init__(self, home: types.ModuleType) -> None:
+        r"""Remember torch's module that holds the variable. / 记下持有该变量的 torch 模块。
+
+        === "中文"
+
+            名字在类体执行完时由 `__set_name__` 记下。
+
+        === "English"
+
+            The name is recorded by `__set_name__` when the class body is done.
+
+        Args:
+            home: torch's module object. / torch 的模块对象。
+        """
+        self.home = home
+
+    def __set_name__(self, owner, name: str) -> None:
+        r"""Remember the attribute name it was bound to. / 记下它被绑定到的属性名。
+
+        === "中文"
+
+            类体执行完时 Python 自动调用；同一个名字也用来在 torch 的模块上查找。
+
+        === "English"
+
+            Python calls it when the class body is done; the same name is looked up on torch's
+            module.
+
+        Args:
+            owner: The class defining the name. / 定义这个名字的类。
+            name: The attribute name. / 属性名。
+        """
+        self.name = name
+
+    def __get__(self, module, owner=None) -> Any:
+        r"""Return torch's current value. / 返回 torch 那个变量此刻的值。
+
+        === "中文"
+
+            每次读取都重新查找，所以 torch 那边整张换掉的表也立即可见。
+
+        === "English"
+
+            Looked up on every read, so a table torch's side replaced wholesale is seen at once.
+
+        Args:
+            module: The module object read from (unused). / 被读取的模块对象（不使用）。
+            owner: Its type (unused). / 它的类型（不使用）。
+
+        Returns:
+            torch's variable of that name. / torch 的同名变量。
+        """
+        return getattr(self.home, self.name)
+
+    def __set__(self, module, value) -> None:
+        r"""Assign torch's variable. / 给 torch 的那个变量赋值。
+
+        === "中文"
+
+            `annotated_nn.modules.module._global_forward_hooks = OrderedDict()` 因此替换的是唯一的那张表。
+
+        === "English"
+
+            So `annotated_nn.modules.module._global_forward_hooks = OrderedDict()` replaces the
+            one and only table.
+
+        Args:
+            module: The module object assigned on (unused). / 被赋值的模块对象（不使用）。
+            value: The new value. / 新值。
+        """
+        setattr(self.home, self.name, value)
+
+
+class _SharedGlobalHooks(types.ModuleType):
+    r"""The type of this module: its `_global_*` names are torch's. / 本模块的类型：其 `_global_*` 名字就是 torch 的。
+
+    === "中文"
+
+        模块对象的类换成这个 `ModuleType` 子类之后，下面每个名字都是 `_TorchGlobal` 描述符。
+        另一种做法是 PEP 562 的模块级 `__getattr__`，但它只管读取：赋值会在本模块上新建一个变量，
+        从此两边各有一张表。本文件自己的代码不经过这些描述符，而是直接写 `_torch_module_py.X`。
+
+    === "English"
+
+        Once the module object's class is this `ModuleType` subclass, each name below is a
+        `_TorchGlobal` descriptor. The alternative, a PEP 562 module-level `__getattr__`, covers
+        reads only: an assignment would create a variable on this module, and from then on there
+        would be two tables. This file's own code does not go through the descriptors; it writes
+        `_torch_module_py.X` directly.
+    """
+
+    # 中: 共享的名字。前三张是注册类全局钩子：任何 Module 注册缓冲区 / 子模块 / 参数之前调用，可以替换
+    # 中: 被注册的值。其余是前向 / 反向全局钩子：对进程中每个 Module 的每次调用都生效，调用时先于模块自己
+    # 中: 的钩子执行。`_global_is_full_backward_hook` 说明反向表里是哪一种钩子：None 表示还没注册过，
+    # 中: False 为旧式，True 为 full；一经设定就不再复位。最后两张是按钩子 id 的标记表，只当集合用（值恒为
+    # 中: True）。表都是 OrderedDict 而不是 dict：句柄（RemovableHandle）只弱引用这张表，而普通 dict 不支持
+    # 中: 弱引用。
+    # EN: The shared names. The first three are registration-time global hooks: called before any
+    # EN: Module registers a buffer / submodule / parameter; a hook may replace the value being
+    # EN: registered. The rest are forward / backward global hooks: they fire on every call of
+    # EN: every Module, before the module's own hooks. `_global_is_full_backward_hook` says which
+    # EN: kind fills the backward table: None before any registration, False for legacy, True for
+    # EN: full; once set it is never reset. The last two are marker tables keyed by hook id, used
+    # EN: as sets (the value is always True). The tables are OrderedDicts, not dicts: the handle
+    # EN: (RemovableHandle) keeps only a weak reference, which a plain dict refuses.
+    _global_buffer_registration_hooks = _TorchGlobal(_torch_module_py)
+    _global_module_registration_hooks = _TorchGlobal(_torch_module_py)
+    _global_parameter_registration_hooks = _TorchGlobal(_torch_module_py)
+    # 中: 前向 / 反向全局钩子表、反向钩子种类标记和两张前向标记表。
+    # EN: The forward / backward global hook tables, the backward kind flag and the two forward
+    # EN: marker tables.
+    _global_backward_pre_hooks = _TorchGlobal(_torch_module_py)
+    _global_backward_hooks = _TorchGlobal(_torch_module_py)
+    _global_is_full_backward_hook = _TorchGlobal(_torch_module_py)
+    _global_forward_pre_hooks = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks_always_called = _TorchGlobal(_torch_module_py)
+    _global_forward_hooks_with_kwargs = _TorchGlobal(_torch_module_py)
+
+    def __dir__(self) -> list[str]:
+        r"""The module's names plus the shared ones. / 模块自己的名字加上共享的名字。
+
+        === "中文"
+
+            模块默认的 `dir()` 只列出 `__dict__` 里的名字；共享的名字在类型上，所以补上，
+            `dir(annotated_nn.modules.module)` 与 `dir(torch.nn.modules.module)` 一样列出它们。
+
+        === "English"
+
+            A module's default `dir()` lists only the names in its `__dict__`; the shared names live
+            on the type, so they are added: `dir(annotated_nn.modules.module)` lists them, as
+            `dir(torch.nn.modules.module)` does.
+
+        Returns:
+            The sorted names. / 排好序的名字。
+        """
+        shared = [name for name, v in vars(type(self)).items() if isinstance(v, _TorchGlobal)]
+        return sorted({*self.__dict__, *shared})
+
+
+# 中: 把本模块对象的类换掉：从此 `annotated_nn.modules.module._global_*` 就是 torch 的那些变量。
+# EN: Swap this module object's class: from now on `annotated_nn.modules.module._global_*` are
+# EN: torch's variables.
+sys.modules[__name__].__class__ = _SharedGlobalHooks
 
 
 class _WrappedHook:
@@ -265,27 +464,6 @@ class _WrappedHook:
             self.module = weakref.ref(state["module"])
 
 
-# 中: 前向 / 反向全局钩子：对进程中每个 Module 的每次调用都生效，主要用于调试与性能分析。
-# 中: 调用时全局钩子先于模块自己的钩子执行。
-# EN: Forward / backward global hooks: they fire on every call of every Module in the process,
-# EN: mainly for debugging and profiling. Global hooks run before a module's own hooks.
-_global_backward_pre_hooks: dict[int, Callable] = OrderedDict()
-_global_backward_hooks: dict[int, Callable] = OrderedDict()
-# 中: 旧式与 full 全局反向钩子共用上面这一张表，这个标记说明表里是哪一种：None 表示还没注册过，
-# 中: False 为旧式，True 为 full。标记一经设定就不再复位，即使钩子全部注销也一样。
-# EN: Legacy and full global backward hooks share the table above; this flag says which kind fills
-# EN: it: None before any registration, False for legacy, True for full. Once set it is never
-# EN: reset, even after every hook has been removed.
-_global_is_full_backward_hook: bool | None = None
-_global_forward_pre_hooks: dict[int, Callable] = OrderedDict()
-_global_forward_hooks: dict[int, Callable] = OrderedDict()
-# 中: 两张标记表只当集合用（值恒为 True），键是 `_global_forward_hooks` 里的钩子 id。
-# EN: Two marker tables used as sets (the value is always True), keyed by hook ids of
-# EN: `_global_forward_hooks`.
-_global_forward_hooks_always_called: dict[int, bool] = OrderedDict()
-_global_forward_hooks_with_kwargs: dict[int, bool] = OrderedDict()
-
-
 def _has_any_global_hook():
     r"""Whether any global forward/backward hook is registered. / 是否注册了任何全局前向/反向钩子。
 
@@ -293,26 +471,26 @@ def _has_any_global_hook():
 
         返回第一个非空的全局登记表（或最后一个空表），用作真假值。torch 的文件里也有这个函数，
         torch 中唯一的调用者是 `torch._dynamo` 的 `OptimizedModule.__call__`：存在全局钩子时它警告
-        `torch.compile(module)` 会让全局钩子多触发一次。它查的是 torch 自己的登记表，不看这里的。
+        `torch.compile(module)` 会让全局钩子多触发一次。登记表只有一套（torch 的），所以两个函数答案相同。
 
     === "English"
 
         Returns the first non-empty global registry (or the last, empty one), used for its
         truth value. torch's file has this helper too; its only caller in torch is
         `OptimizedModule.__call__` in `torch._dynamo`, which warns that with global hooks
-        `torch.compile(module)` fires them an extra time. It checks torch's own registries,
-        not these.
+        `torch.compile(module)` fires them an extra time. There is one set of registries
+        (torch's), so both functions give the same answer.
 
     Returns:
         A registry whose truthiness answers the question. / 一个登记表，其真假值即答案。
     """
     return (
-        _global_backward_pre_hooks
-        or _global_backward_hooks
-        or _global_forward_pre_hooks
-        or _global_forward_hooks
-        or _global_forward_hooks_always_called
-        or _global_forward_hooks_with_kwargs
+        _torch_module_py._global_backward_pre_hooks
+        or _torch_module_py._global_backward_hooks
+        or _torch_module_py._global_forward_pre_hooks
+        or _torch_module_py._global_forward_hooks
+        or _torch_module_py._global_forward_hooks_always_called
+        or _torch_module_py._global_forward_hooks_with_kwargs
     )
 
 
@@ -340,8 +518,8 @@ def register_module_buffer_registration_hook(hook: Callable[..., None]) -> Remov
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    handle = RemovableHandle(_global_buffer_registration_hooks)
-    _global_buffer_registration_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_buffer_registration_hooks)
+    _torch_module_py._global_buffer_registration_hooks[handle.id] = hook
     return handle
 
 
@@ -365,8 +543,8 @@ def register_module_module_registration_hook(hook: Callable[..., None]) -> Remov
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    handle = RemovableHandle(_global_module_registration_hooks)
-    _global_module_registration_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_module_registration_hooks)
+    _torch_module_py._global_module_registration_hooks[handle.id] = hook
     return handle
 
 
@@ -390,8 +568,8 @@ def register_module_parameter_registration_hook(hook: Callable[..., None]) -> Re
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    handle = RemovableHandle(_global_parameter_registration_hooks)
-    _global_parameter_registration_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_parameter_registration_hooks)
+    _torch_module_py._global_parameter_registration_hooks[handle.id] = hook
     return handle
 
 
@@ -417,8 +595,8 @@ def register_module_forward_pre_hook(hook: Callable[..., None]) -> RemovableHand
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    handle = RemovableHandle(_global_forward_pre_hooks)
-    _global_forward_pre_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_forward_pre_hooks)
+    _torch_module_py._global_forward_pre_hooks[handle.id] = hook
     return handle
 
 
@@ -461,12 +639,17 @@ def register_module_forward_hook(
     # EN: entry in the with_kwargs table stays. Calls only look up markers for ids still in the main
     # EN: table, so the hook never runs again; but the leftover keeps `_has_any_global_hook()` true
     # EN: (in torch that keeps `torch.compile(module)` warning).
-    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
-    _global_forward_hooks[handle.id] = hook
+    handle = RemovableHandle(
+        _torch_module_py._global_forward_hooks,
+        extra_dict=_torch_module_py._global_forward_hooks_always_called,
+    )
+    # 中: 钩子进主表；两个开关各在对应的标记表里记下它的 id。
+    # EN: The hook goes into the main table; each switch records its id in its marker table.
+    _torch_module_py._global_forward_hooks[handle.id] = hook
     if with_kwargs:
-        _global_forward_hooks_with_kwargs[handle.id] = True
+        _torch_module_py._global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
-        _global_forward_hooks_always_called[handle.id] = True
+        _torch_module_py._global_forward_hooks_always_called[handle.id] = True
     return handle
 
 
@@ -502,8 +685,7 @@ def register_module_backward_hook(
     # EN: Both kinds of global backward hook share one table and are told apart by the flag; once a
     # EN: full hook was registered (even if removed since: the flag is never reset) this is refused.
     # EN: The message is torch's, word for word.
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is True:
+    if _torch_module_py._global_is_full_backward_hook is True:
         raise RuntimeError(
             "Cannot use both regular backward hooks and full backward "
             "hooks as a global Module hook. Please use only one of them."
@@ -512,10 +694,10 @@ def register_module_backward_hook(
     # 中: 标记为旧式，之后 `_get_backward_hooks` 把整张全局表当作旧式钩子，挂到输出的 `grad_fn` 上。
     # EN: Mark the table legacy: from now on `_get_backward_hooks` treats the whole global table as
     # EN: legacy hooks, attached to the output's `grad_fn`.
-    _global_is_full_backward_hook = False
+    _torch_module_py._global_is_full_backward_hook = False
 
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_backward_hooks)
+    _torch_module_py._global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -541,8 +723,8 @@ def register_module_full_backward_pre_hook(
     Returns:
         A handle whose `remove()` unregisters the hook. / 句柄，调用 `remove()` 即可注销。
     """
-    handle = RemovableHandle(_global_backward_pre_hooks)
-    _global_backward_pre_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_backward_pre_hooks)
+    _torch_module_py._global_backward_pre_hooks[handle.id] = hook
     return handle
 
 
@@ -577,8 +759,7 @@ def register_module_full_backward_hook(
     # 中: 与旧式版本对称：只要注册过旧式全局钩子（标记为 False，注销后也不复位）就拒绝；报错文本同 torch。
     # EN: The mirror of the legacy version: refused once a legacy global hook was ever registered
     # EN: (flag False, not reset by removal); the message is torch's.
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is False:
+    if _torch_module_py._global_is_full_backward_hook is False:
         raise RuntimeError(
             "Cannot use both regular backward hooks and full backward "
             "hooks as a global Module hook. Please use only one of them."
@@ -587,10 +768,10 @@ def register_module_full_backward_hook(
     # 中: 标记为 full：`_call_impl` 会用 BackwardHook 包住每个模块的输入与输出，把这些钩子交给它。
     # EN: Mark the table full: `_call_impl` wraps every module's inputs and outputs in a
     # EN: BackwardHook and hands these hooks to it.
-    _global_is_full_backward_hook = True
+    _torch_module_py._global_is_full_backward_hook = True
 
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
+    handle = RemovableHandle(_torch_module_py._global_backward_hooks)
+    _torch_module_py._global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -693,7 +874,14 @@ def _forward_unimplemented(self, *input: Any) -> None:
     )
 
 
-class Module:
+# DIFF(torch 2.13): Module subclasses torch.nn.Module
+# 中: torch 的 Module 直接继承 object；我们的继承 torch 的 Module，使 torch 的 `isinstance` 检查接受我们的模块，
+# 中: 同时重新定义 torch 类体里的每个名字，torch 的实现一行也不运行（见类说明里的 Note [Living with torch.nn]）。
+# EN: torch's Module derives from object; ours subclasses torch's Module so that torch's
+# EN: `isinstance` checks accept our modules, and defines every name of torch's class body again,
+# EN: so no line of torch's implementation runs (see Note [Living with torch.nn] in the class
+# EN: docstring).
+class Module(torch.nn.Module):
     r"""Base class for all neural network modules. / 所有神经网络模块的基类。
 
     === "中文"
@@ -732,6 +920,43 @@ class Module:
         with kwargs, `always_call`, state_dict pre-hooks and load post-hooks,
         `call_super_init` and `compile()`.
 
+    Note: Note [Living with torch.nn] 与 torch.nn 共存
+        === "中文"
+
+            本类继承 `torch.nn.Module`（DIFF：torch 的 Module 直接继承 `object`）。原因：torch 的代码——
+            它的容器和 `Module.__setattr__`、fx、`torch.export`、`torch.jit`、`torch.func`、DDP、
+            `parametrize`、`AveragedModel`——都用 `isinstance(x, torch.nn.Module)` 判断“这是不是模块”。
+            继承之后，我们的模块在 torch 眼里就是模块；本项目的这类判断也都改查 `torch.nn.Module`，
+            于是 torch 的模块在我们的树里同样是子模块，两个库的模块可以混在一棵树里。
+
+            运行的仍是本文件的代码：torch 类体里的每个名字（73 个函数和全部类属性）本类都重新定义，
+            对我们的模块做的任何调用都不会落到 torch 的实现上。`tests/test_no_torch_module_code.py`
+            把 torch 类上的这些函数换成“遇到我们的对象就报错”的版本再运行模块系统的测试，没有一处报错。
+            需要“跳过”torch 的类时（`__init__`、`__setattr__` 里把值写进实例字典）写
+            `super(torch.nn.Module, self)`。唯一由 torch 的代码处理我们的模块的情形是 torch.fx 追踪：
+            fx 临时替换 torch 类上的 `__call__`/`__getattr__`，我们的这两个方法发现后交给它（见那两处的
+            DIFF）。全局钩子只有一套，就是 torch 的（见文件开头）。
+
+        === "English"
+
+            This class subclasses `torch.nn.Module` (a DIFF: torch's Module derives from `object`).
+            Why: torch's code (its containers and `Module.__setattr__`, fx, `torch.export`,
+            `torch.jit`, `torch.func`, DDP, `parametrize`, `AveragedModel`) decides "is this a
+            module?" with `isinstance(x, torch.nn.Module)`. As a subclass, our module is a module
+            to torch; and this project's own such checks ask for `torch.nn.Module` too, so a torch
+            module in our tree is a child as well: modules of both libraries mix in one tree.
+
+            The code that runs is still this file's: every name of torch's class body (73
+            functions and all class attributes) is defined again here, so no call on our module
+            lands in torch's implementation. `tests/test_no_torch_module_code.py` replaces those
+            functions on torch's class by versions that raise for our objects and runs the
+            module-system tests: nothing raises. Where torch's class must be skipped (writing
+            into the instance dict in `__init__` and `__setattr__`) the code says
+            `super(torch.nn.Module, self)`. The one case where torch's code handles our modules
+            is torch.fx tracing: fx temporarily replaces `__call__`/`__getattr__` on torch's
+            class, and ours notice and hand over to it (see the DIFF at each). There is one set of
+            global hooks, torch's (see the top of the file).
+
     Attributes:
         training: Whether the module is in training mode. / 是否处于训练模式。
 
@@ -751,11 +976,11 @@ class Module:
 
     # 中: 只有 torch.load 读取旧的非 zip 格式时才看它：整个被 pickle 的模块，其类的源码自保存后
     # 中: 改变了，为 True 时写出一个反向 `.patch` 文件，而不只是警告。torch 只为 `torch.nn.Module`
-    # 中: 的子类保存源码，而本项目的 Module 不是它的子类，所以这里保留它只为与 torch 同名。
+    # 中: 的子类保存源码；本项目的 Module 是它的子类，所以它对我们的模型同样起作用。
     # EN: Read only by torch.load of the old non-zip format: when a whole pickled module's class
     # EN: source changed since saving, True writes a reverse `.patch` file instead of only warning.
-    # EN: torch saves source only for `torch.nn.Module` subclasses, which this Module is not, so the
-    # EN: attribute is kept here for name parity.
+    # EN: torch saves source only for `torch.nn.Module` subclasses; this Module is one, so the
+    # EN: attribute works for our models too.
     dump_patches: bool = False
 
     # 中: 模块格式的版本号。state_dict() 把它写进 `_metadata`；_load_from_state_dict 可据此把旧格式的
@@ -879,10 +1104,13 @@ class Module:
         # EN: time. The order is torch's, so a new module's `vars()` has the same keys in the same
         # EN: order. Parameters and buffers live in plain dicts (ordered already, and needing
         # EN: neither ability the hook tables below need); a new module starts in training mode.
-        super().__setattr__("training", True)
-        super().__setattr__("_parameters", {})
-        super().__setattr__("_buffers", {})
-        super().__setattr__("_non_persistent_buffers_set", set())
+        # 中: DIFF 见下：`super(torch.nn.Module, self)` 跳过 torch 的 Module。
+        # EN: See the DIFF below: `super(torch.nn.Module, self)` skips torch's Module.
+        set_ = super(torch.nn.Module, self).__setattr__
+        set_("training", True)
+        set_("_parameters", {})
+        set_("_buffers", {})
+        set_("_non_persistent_buffers_set", set())
         # 中: 钩子表（包括 state_dict 钩子表和标记表）必须是 OrderedDict，原因有二：
         # 中: (1) 句柄（RemovableHandle）用 `weakref.ref` 指向主表，经 `extra_dict` 也指向
         # 中: `*_with_kwargs`、`_always_called` 标记表，而普通 `dict` 不能被弱引用（`TypeError`）；
@@ -901,33 +1129,35 @@ class Module:
         # EN: or `_modules` and nothing is put at their front, so they are plain `dict`s.
         # EN: `_is_full_backward_hook` None means no backward hook was registered here yet; the
         # EN: first registration fixes it to legacy (False) or full (True).
-        super().__setattr__("_backward_pre_hooks", OrderedDict())
-        super().__setattr__("_backward_hooks", OrderedDict())
-        super().__setattr__("_is_full_backward_hook", None)
+        set_("_backward_pre_hooks", OrderedDict())
+        set_("_backward_hooks", OrderedDict())
+        set_("_is_full_backward_hook", None)
         # 中: 前向钩子与前向预钩子各有一张主表；`*_with_kwargs` 与 `_always_called` 是按钩子 id 的标记表。
         # EN: Forward hooks and forward pre-hooks each have a main table; `*_with_kwargs` and
         # EN: `_always_called` are marker tables keyed by hook id.
-        super().__setattr__("_forward_hooks", OrderedDict())
-        super().__setattr__("_forward_hooks_with_kwargs", OrderedDict())
-        super().__setattr__("_forward_hooks_always_called", OrderedDict())
-        super().__setattr__("_forward_pre_hooks", OrderedDict())
-        super().__setattr__("_forward_pre_hooks_with_kwargs", OrderedDict())
+        set_("_forward_hooks", OrderedDict())
+        set_("_forward_hooks_with_kwargs", OrderedDict())
+        set_("_forward_hooks_always_called", OrderedDict())
+        set_("_forward_pre_hooks", OrderedDict())
+        set_("_forward_pre_hooks_with_kwargs", OrderedDict())
         # 中: 状态字典的四类钩子：保存后、保存前、加载前、加载后；子模块表最后创建，与 torch 相同。
         # EN: The four kinds of state_dict hook: after saving, before saving, before loading, after
         # EN: loading; the submodule table comes last, as in torch.
-        super().__setattr__("_state_dict_hooks", OrderedDict())
-        super().__setattr__("_state_dict_pre_hooks", OrderedDict())
-        super().__setattr__("_load_state_dict_pre_hooks", OrderedDict())
-        super().__setattr__("_load_state_dict_post_hooks", OrderedDict())
-        super().__setattr__("_modules", {})
+        set_("_state_dict_hooks", OrderedDict())
+        set_("_state_dict_pre_hooks", OrderedDict())
+        set_("_load_state_dict_pre_hooks", OrderedDict())
+        set_("_load_state_dict_post_hooks", OrderedDict())
+        set_("_modules", {})
 
         # 中: 合作式多重继承：只有子类把 `call_super_init` 设为 True，才继续调用 MRO 中下一个类的
         # 中: `__init__`；这一步在所有表建好之后，所以那个 `__init__` 可以给本模块注册参数或子模块。
+        # 中: 与上面相同，“下一个类”是 torch 的 Module 之后的那个（torch 自己的 `__init__` 会把各表重置）。
         # EN: Cooperative multiple inheritance: only when a subclass sets `call_super_init` True is
         # EN: the next `__init__` in the MRO called; it runs after every table exists, so that
-        # EN: `__init__` may register parameters or submodules on this module.
+        # EN: `__init__` may register parameters or submodules on this module. As above, "next" is
+        # EN: the class after torch's Module (torch's own `__init__` would reset every table).
         if self.call_super_init:
-            super().__init__(*args, **kwargs)
+            super(torch.nn.Module, self).__init__(*args, **kwargs)
 
     # 中: forward 是一个类属性而不是 def，原因见 _forward_unimplemented 的说明。
     # EN: forward is a class attribute rather than a def; _forward_unimplemented explains why.
@@ -1017,7 +1247,7 @@ class Module:
             # EN: Global registration hooks run only after every check passed, in registration
             # EN: order; a non-None return replaces the tensor, and the next hook sees the
             # EN: replacement. What a hook returns is not type-checked again.
-            for hook in _global_buffer_registration_hooks.values():
+            for hook in _torch_module_py._global_buffer_registration_hooks.values():
                 output = hook(self, name, tensor)
                 if output is not None:
                     tensor = output
@@ -1115,7 +1345,7 @@ class Module:
             # 中: 与缓冲区相同：全局钩子按注册顺序调用，返回非 None 的值替换参数，且不再检查类型。
             # EN: As for buffers: global hooks run in registration order, a non-None return replaces
             # EN: the parameter, and its type is not checked again.
-            for hook in _global_parameter_registration_hooks.values():
+            for hook in _torch_module_py._global_parameter_registration_hooks.values():
                 output = hook(self, name, param)
                 if output is not None:
                     param = output
@@ -1149,14 +1379,14 @@ class Module:
         """
         # 中: 检查顺序与报错文本照抄 torch（与 `register_buffer` 不同：先查值、冲突在点号之前），
         # 中: 同一个错误输入因此得到与 torch 相同的异常。没有“`__init__` 是否已运行”的专门检查：
-        # 中: 那时读取 `self._modules` 会抛出普通的 AttributeError。`torch.nn.Module`
-        # 中: 不是这里的 Module，所以把 torch 的层加进来会在第一步被拒绝。
+        # 中: 那时读取 `self._modules` 会抛出普通的 AttributeError。检查的是 `torch.nn.Module`：
+        # 中: 我们的 Module 是它的子类，torch 的层也是，所以两边的模块都能成为子模块。
         # EN: The order of checks and the messages copy torch's (unlike `register_buffer`: the value
         # EN: first, the clash before the dot), so a bad input raises what torch raises. There is no
         # EN: dedicated "before `__init__`" check: reading `self._modules` then raises a plain
-        # EN: AttributeError. A `torch.nn.Module` is not this Module, so adding a torch layer is
-        # EN: refused at the first check.
-        if not isinstance(module, Module) and module is not None:
+        # EN: AttributeError. The check is against `torch.nn.Module`: our Module subclasses it and
+        # EN: so do torch's layers, so modules of either library become children.
+        if not isinstance(module, torch.nn.Module) and module is not None:
             raise TypeError(f"{torch.typename(module)} is not a Module subclass")
         elif not isinstance(name, str):
             raise TypeError(f"module name should be a string. Got {torch.typename(name)}")
@@ -1172,7 +1402,7 @@ class Module:
         # 中: 全局模块注册钩子可以替换子模块；`None`（占位）也会交给钩子，这一点与参数不同。
         # EN: Global module registration hooks may replace the child; `None` (a placeholder) is
         # EN: passed to them too, unlike parameters.
-        for hook in _global_module_registration_hooks.values():
+        for hook in _torch_module_py._global_module_registration_hooks.values():
             output = hook(self, name, module)
             if output is not None:
                 module = output
@@ -1245,7 +1475,7 @@ class Module:
 
             mod = getattr(mod, item)
 
-            if not isinstance(mod, Module):
+            if not isinstance(mod, torch.nn.Module):
                 raise AttributeError("`" + item + "` is not an nn.Module")
 
         return mod
@@ -1284,7 +1514,7 @@ class Module:
             raise ValueError("Cannot set the submodule without a target name!")
 
         atoms: list[str] = target.split(".")
-        if not isinstance(module, Module):
+        if not isinstance(module, torch.nn.Module):
             raise ValueError("`" + "module" + f"` is not an nn.Module, found {type(module)}")
         # 中: 父模块由除最后一段之外的路径决定；中间缺失的一段会由 `get_submodule` 报错，不会自动创建。
         # EN: The parent is the path minus its last atom; a missing atom on the way makes
@@ -1304,7 +1534,7 @@ class Module:
             raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
         if hasattr(parent, atoms[-1]):
             mod = getattr(parent, atoms[-1])
-            if not isinstance(mod, Module):
+            if not isinstance(mod, torch.nn.Module):
                 raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
         setattr(parent, atoms[-1], module)
 
@@ -2372,8 +2602,8 @@ class Module:
         # EN: two flags are independent, so global full hooks and this module's legacy hooks can
         # EN: coexist.
         full_backward_hooks: list[Callable] = []
-        if _global_is_full_backward_hook is True:
-            full_backward_hooks += _global_backward_hooks.values()
+        if _torch_module_py._global_is_full_backward_hook is True:
+            full_backward_hooks += _torch_module_py._global_backward_hooks.values()
         if self._is_full_backward_hook is True:
             full_backward_hooks += self._backward_hooks.values()
 
@@ -2381,8 +2611,8 @@ class Module:
         # EN: The same for the legacy list; `_call_impl` attaches these to the output's `grad_fn`
         # EN: and checks whether a deprecation warning is due.
         non_full_backward_hooks: list[Callable] = []
-        if _global_is_full_backward_hook is False:
-            non_full_backward_hooks += _global_backward_hooks.values()
+        if _torch_module_py._global_is_full_backward_hook is False:
+            non_full_backward_hooks += _torch_module_py._global_backward_hooks.values()
         if self._is_full_backward_hook is False:
             non_full_backward_hooks += self._backward_hooks.values()
 
@@ -2403,7 +2633,7 @@ class Module:
             A list of hooks. / 钩子列表。
         """
         backward_pre_hooks: list[Callable] = []
-        backward_pre_hooks += _global_backward_pre_hooks.values()
+        backward_pre_hooks += _torch_module_py._global_backward_pre_hooks.values()
         backward_pre_hooks += self._backward_pre_hooks.values()
 
         return backward_pre_hooks
@@ -2752,8 +2982,22 @@ class Module:
         """
         if self._compiled_call_impl is not None:
             return self._compiled_call_impl(*args, **kwargs)  # type: ignore[misc]
-        else:
-            return self._call_impl(*args, **kwargs)
+        # DIFF(torch 2.13):
+        # 中: torch 没有这一步。fx 追踪期间 `torch.nn.Module.__call__` 是 fx 的包装：交给它，它记录一个
+        # 中: call_module 节点，或者（不是叶子模块时）经 torch 原来的 `__call__` 回到我们的 `_call_impl`。
+        # 中: 这是 torch 的代码在我们的模块上运行的唯一一处：fx 明确调用它保存的原函数。
+        # EN: torch has no such step. While fx traces, `torch.nn.Module.__call__` is fx's wrapper: it
+        # EN: gets the call and records a call_module node or (for a module that is not a leaf)
+        # EN: comes back to our `_call_impl` through torch's original `__call__`. That is the one
+        # EN: place where torch's code runs on our modules: fx calls the original it saved.
+        # 中: 先看 fx 的“正在追踪”标记（读一个模块变量），平时就只多这一次读取。
+        # EN: fx's "tracing" flag (one module variable) is read first, so that is all it costs
+        # EN: otherwise.
+        if _fx_symbolic_trace._is_fx_tracing_flag:
+            torch_call = _TorchModule.__call__
+            if torch_call is not _torch_module_call:
+                return torch_call(self, *args, **kwargs)
+        return self._call_impl(*args, **kwargs)
 
     def _call_impl(self, *args, **kwargs):
         r"""Run forward with all hooks around it. / 在所有钩子的包围下运行 forward。
@@ -2830,10 +3074,10 @@ class Module:
             # 中: 对所有模块生效，所以每次调用都要查。
             # EN: The 4 global tables, filled by the `register_module_*` functions, apply to every
             # EN: module, so each call checks them too.
-            or _global_backward_pre_hooks
-            or _global_backward_hooks
-            or _global_forward_hooks
-            or _global_forward_pre_hooks
+            or _torch_module_py._global_backward_pre_hooks
+            or _torch_module_py._global_backward_hooks
+            or _torch_module_py._global_forward_hooks
+            or _torch_module_py._global_forward_pre_hooks
         ):
             return forward_call(*args, **kwargs)
 
@@ -2883,10 +3127,10 @@ class Module:
             # EN: steps 4 and 7 attach them to the graph.
             full_backward_hooks, non_full_backward_hooks = [], []
             backward_pre_hooks = []
-            if self._backward_pre_hooks or _global_backward_pre_hooks:
+            if self._backward_pre_hooks or _torch_module_py._global_backward_pre_hooks:
                 backward_pre_hooks = self._get_backward_pre_hooks()
 
-            if self._backward_hooks or _global_backward_hooks:
+            if self._backward_hooks or _torch_module_py._global_backward_hooks:
                 full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
 
             # 中: 第 3 步：前向预钩子，先全局、后本模块
@@ -2895,9 +3139,9 @@ class Module:
             # EN: Step 3: forward pre-hooks, global first, then this module's (prepend=True only
             # EN: puts a hook at the front of this module's table, never before global ones). Each
             # EN: hook sees the `args` left by the one before.
-            if _global_forward_pre_hooks or self._forward_pre_hooks:
+            if _torch_module_py._global_forward_pre_hooks or self._forward_pre_hooks:
                 for hook_id, hook in (
-                    *_global_forward_pre_hooks.items(),
+                    *_torch_module_py._global_forward_pre_hooks.items(),
                     *self._forward_pre_hooks.items(),
                 ):
                     # 中: 只查本模块的 with_kwargs 表：`register_module_forward_pre_hook` 没有
@@ -2962,9 +3206,9 @@ class Module:
             # EN: Step 6: forward hooks, again global first, then this module's; a non-None return
             # EN: replaces the output, and later hooks see the replacement. Global forward hooks may
             # EN: be with_kwargs, so both kwargs tables are consulted.
-            if _global_forward_hooks or self._forward_hooks:
+            if _torch_module_py._global_forward_hooks or self._forward_hooks:
                 for hook_id, hook in (
-                    *_global_forward_hooks.items(),
+                    *_torch_module_py._global_forward_hooks.items(),
                     *self._forward_hooks.items(),
                 ):
                     # 中: 先登记“已调用”再调用：
@@ -2973,7 +3217,7 @@ class Module:
                     # EN: error path will not call it a second time.
                     if (
                         hook_id in self._forward_hooks_always_called
-                        or hook_id in _global_forward_hooks_always_called
+                        or hook_id in _torch_module_py._global_forward_hooks_always_called
                     ):
                         called_always_called_hooks.add(hook_id)
 
@@ -2981,7 +3225,7 @@ class Module:
                     # EN: A with_kwargs hook (this module's or a global one) also gets `kwargs`.
                     if (
                         hook_id in self._forward_hooks_with_kwargs
-                        or hook_id in _global_forward_hooks_with_kwargs
+                        or hook_id in _torch_module_py._global_forward_hooks_with_kwargs
                     ):
                         hook_result = hook(self, args, kwargs, result)
                     else:
@@ -3061,9 +3305,9 @@ class Module:
             # 中: 补跑的钩子自己抛出的异常只变成警告，不掩盖原异常。
             # EN: forward or a hook failed in steps 2–7: first run the global always_call hooks not
             # EN: reached yet; their own errors only become warnings, never masking the original.
-            for hook_id, hook in _global_forward_hooks.items():
+            for hook_id, hook in _torch_module_py._global_forward_hooks.items():
                 if (
-                    hook_id in _global_forward_hooks_always_called
+                    hook_id in _torch_module_py._global_forward_hooks_always_called
                     and hook_id not in called_always_called_hooks
                 ):
                     # 中: 注意这里总以 (module, args, result) 调用，即使它注册时带了 with_kwargs
@@ -3346,6 +3590,16 @@ class Module:
         # EN: Fetch the instance dict once (torch reads `self.__dict__` for each table): this runs
         # EN: on every read of a parameter, buffer or submodule.
         instance_dict = self.__dict__
+        # DIFF(torch 2.13):
+        # 中: torch 没有这一步。fx 追踪期间 `torch.nn.Module.__getattr__` 是 fx 的包装：交给它，它调用
+        # 中: torch 原来的 `__getattr__` 取值，对参数返回一个 get_attr 代理。
+        # EN: torch has no such step. While fx traces, `torch.nn.Module.__getattr__` is fx's wrapper:
+        # EN: it gets the read, fetches the value with torch's original `__getattr__` and returns a
+        # EN: get_attr proxy for a parameter.
+        if _fx_symbolic_trace._is_fx_tracing_flag:
+            torch_getattr = _TorchModule.__getattr__
+            if torch_getattr is not _torch_module_getattr:
+                return torch_getattr(self, name)
         # 中: 按参数、缓冲区、子模块的顺序查。
         # 中: 每张表都经实例字典取，从不写 `self._parameters`：
         # 中: 在 `__init__` 之前那样读会再次落到这里，无限递归。
@@ -3471,12 +3725,12 @@ class Module:
                 )
             self.register_parameter(name, value)
         else:
-            # 中: 第 3 步：值是 `Module`。
+            # 中: 第 3 步：值是 `torch.nn.Module`（我们的模块或 torch 的）。
             # 中: `__init__` 之前还没有子模块表，同样报错。
-            # EN: Step 3: the value is a `Module`. Before `__init__` there is no module table: an
-            # EN: error as well.
+            # EN: Step 3: the value is a `torch.nn.Module` (ours or torch's). Before `__init__`
+            # EN: there is no module table: an error as well.
             modules = self.__dict__.get("_modules")
-            if isinstance(value, Module):
+            if isinstance(value, torch.nn.Module):
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
                 # 中: 与第 1 步同理，先删掉其它位置的同名项
@@ -3498,7 +3752,7 @@ class Module:
                 # EN: the module to store. It then goes straight into `_modules`, not through
                 # EN: `add_module`, so the name is not checked: `setattr(m, "a.b", child)` leaves a
                 # EN: dotted name that `add_module` would refuse (the same in torch).
-                for hook in _global_module_registration_hooks.values():
+                for hook in _torch_module_py._global_module_registration_hooks.values():
                     output = hook(self, name, value)
                     if output is not None:
                         value = output
@@ -3517,7 +3771,7 @@ class Module:
                 # 中: `repr` 显示为 `(name): None`，遍历时跳过。
                 # EN: None passes the global registration hooks too; what stays is a slot holding
                 # EN: None, shown by `repr` as `(name): None` and skipped by the iterators.
-                for hook in _global_module_registration_hooks.values():
+                for hook in _torch_module_py._global_module_registration_hooks.values():
                     output = hook(self, name, value)
                     if output is not None:
                         value = output
@@ -3579,16 +3833,18 @@ class Module:
                             # 中: 假定旧实现注册的都是持久缓冲区。
                             # EN: Assume the old implementation registers persistent buffers.
                             self.register_buffer(name, value)
-                # 中: 第 6 步：其余一切是普通属性，交给 `object.__setattr__`：
+                # 中: 第 6 步：其余一切是普通属性，交给 `object.__setattr__`（写成
+                # 中: `super(torch.nn.Module, self)`，跳过 torch 的类，见 `__init__`）：
                 # 中: 类上的数据描述符（如带 setter 的 property）照常生效。
                 # 中: 新名字下的普通张量也落在这里：它不是缓冲区，
                 # 中: 不随 `to()` 迁移，也不进状态字典。
-                # EN: Step 6: anything else is a plain attribute, left to `object.__setattr__`; data
+                # EN: Step 6: anything else is a plain attribute, left to `object.__setattr__`
+                # EN: (spelled `super(torch.nn.Module, self)` to skip torch's class, see `__init__`); data
                 # EN: descriptors on the class (a property with a setter) work as usual. A plain
                 # EN: tensor under a new name ends up here: no buffer, not moved by `to()`, not
                 # EN: saved.
                 else:
-                    super().__setattr__(name, value)
+                    super(torch.nn.Module, self).__setattr__(name, value)
 
     def __delattr__(self, name) -> None:
         r"""Delete a parameter, buffer, submodule or plain attribute. / 删除参数、缓冲区、子模块或普通属性。
@@ -3625,10 +3881,12 @@ class Module:
             self._non_persistent_buffers_set.discard(name)
         elif name in self._modules:
             del self._modules[name]
-        # 中: 都不是就交给 `object.__delattr__`，名字不存在时由它抛 AttributeError。
-        # EN: Otherwise `object.__delattr__` takes over; a missing name raises AttributeError there.
+        # 中: 都不是就交给 `object.__delattr__`（跳过 torch 的类，同 `__setattr__`），名字不存在时由它抛
+        # 中: AttributeError。
+        # EN: Otherwise `object.__delattr__` takes over (torch's class skipped, as in `__setattr__`);
+        # EN: a missing name raises AttributeError there.
         else:
-            super().__delattr__(name)
+            super(torch.nn.Module, self).__delattr__(name)
 
     def _register_state_dict_hook(self, hook):
         r"""Register a private state_dict post-hook (may return a new dict). / 注册私有的 state_dict 后钩子（可以返回新字典）。
@@ -5258,18 +5516,17 @@ class Module:
 
             编译的是 `_call_impl`（含钩子逻辑），结果存在 `_compiled_call_impl`，之后
             `__call__` 就走编译版本；模块对象本身不变，`state_dict` 的键也不变。对比：
-            `torch.compile(model)` 对 `torch.nn.Module` 返回一个包装模块（键带 `_orig_mod.` 前缀），
-            而我们的 `Module` 不是 `torch.nn.Module`，`torch.compile(model)` 只返回一个普通的编译函数。
+            `torch.compile(model)` 返回一个包装模块 `OptimizedModule`（键带 `_orig_mod.` 前缀）；
+            我们的 `Module` 是 `torch.nn.Module` 的子类，所以对它也是如此。
             参数原样转给 `torch.compile`。1.5.1 中没有。
 
         === "English"
 
             What gets compiled is `_call_impl` (hook logic included); the result is stored in
             `_compiled_call_impl` and `__call__` takes it from then on. The module object itself
-            stays the same, as do its `state_dict` keys. Compare: for a `torch.nn.Module`,
-            `torch.compile(model)` returns a wrapper module (keys prefixed `_orig_mod.`); our
-            `Module` is not a `torch.nn.Module`, so there `torch.compile(model)` returns a plain
-            compiled function. Arguments go straight to `torch.compile`. Not in 1.5.1.
+            stays the same, as do its `state_dict` keys. Compare: `torch.compile(model)` returns
+            a wrapper module, an `OptimizedModule` (keys prefixed `_orig_mod.`); our `Module`
+            subclasses `torch.nn.Module`, so this holds for ours too. Arguments go straight to `torch.compile`. Not in 1.5.1.
 
         Args:
             *args: Passed to `torch.compile`. / 传给 `torch.compile`。

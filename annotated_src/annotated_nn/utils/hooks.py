@@ -42,7 +42,13 @@ from annotated_nn.modules._functions import BackwardHookFunction
 __all__ = ["RemovableHandle", "unserializable_hook", "warn_if_has_hooks", "BackwardHook"]
 
 
-class RemovableHandle:
+# DIFF(torch 2.13): RemovableHandle subclasses torch's RemovableHandle
+# 中: torch 的句柄类直接继承 object；我们的继承它，只为共用类上的 id 计数器 `next_id`（两个库的句柄会进同一张
+# 中: 全局钩子表），它的每个方法这里都重新定义。
+# EN: torch's handle class derives from object; ours subclasses it only to share the id counter
+# EN: `next_id` on that class (handles of both libraries go into the same global hook tables); every
+# EN: method of it is defined again here.
+class RemovableHandle(torch.utils.hooks.RemovableHandle):
     r"""A handle whose `remove()` unregisters one hook. / 句柄：调用 `remove()` 即注销一个钩子。
 
     === "中文"
@@ -57,6 +63,10 @@ class RemovableHandle:
         `_forward_hooks_with_kwargs`；`remove()` 会把这些字典里的同一个键一并删掉。
 
         句柄也是上下文管理器：`with m.register_forward_hook(h): ...` 退出时自动移除。
+
+        它是 `torch.utils.hooks.RemovableHandle` 的子类，覆盖了那个类定义的每个方法；继承下来的只有
+        计数器 `next_id`：两个库的句柄从同一个计数器取号，所以 torch 与我们的句柄放进同一张表（例如
+        共享的全局钩子表）时键也不会重复。
 
     === "English"
 
@@ -75,6 +85,11 @@ class RemovableHandle:
         The handle is also a context manager: `with m.register_forward_hook(h): ...` removes
         the hook on exit.
 
+        It subclasses `torch.utils.hooks.RemovableHandle` and overrides every method that class
+        defines; only the counter `next_id` is inherited: handles of both libraries draw from the
+        one counter, so keys never clash when torch's handles and ours share a table (the shared
+        global hook tables, say).
+
     Args:
         hooks_dict: The dictionary holding the hook, keyed by `id`. / 存放钩子的字典，键为 `id`。
         extra_dict: A dict or list of dicts sharing the key. / 共用同一键的一个字典或字典列表。
@@ -90,8 +105,9 @@ class RemovableHandle:
         0
     """
 
+    # 中: 没有自己的 `next_id`：读写的都是 `torch.utils.hooks.RemovableHandle.next_id`。
+    # EN: No `next_id` of its own: reads and writes go to `torch.utils.hooks.RemovableHandle.next_id`.
     id: int
-    next_id: int = 0
 
     def __init__(self, hooks_dict: Any, *, extra_dict: Any = None) -> None:
         r"""Take a fresh id and weak references to the dictionaries. / 取一个新 id，并弱引用各字典。
@@ -109,8 +125,12 @@ class RemovableHandle:
             extra_dict: A dict or list of dicts sharing the key. / 共用同一键的一个字典或字典列表。
         """
         self.hooks_dict_ref = weakref.ref(hooks_dict)
-        self.id = RemovableHandle.next_id
-        RemovableHandle.next_id += 1
+        # 中: 计数器在 torch 的类上（见类说明）；写到子类上会另起一个计数器。
+        # EN: The counter lives on torch's class (see the class note); writing it on the subclass
+        # EN: would start a second counter.
+        counter = torch.utils.hooks.RemovableHandle
+        self.id = counter.next_id
+        counter.next_id += 1
 
         self.extra_dict_ref: tuple = ()
         if isinstance(extra_dict, dict):
@@ -190,7 +210,8 @@ class RemovableHandle:
         # EN: Keep the old id and push the class-wide counter past it, so handles created later
         # EN: in this process cannot clash with it.
         self.id = state[1]
-        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        counter = torch.utils.hooks.RemovableHandle
+        counter.next_id = max(counter.next_id, self.id + 1)
 
         # 中: 两元素的旧格式（或 extra 为 None）表示没有额外字典。
         # EN: The old two-element form (or a None extra) means no extra dictionaries.

@@ -15,6 +15,8 @@ r"""Build a module without running its parameter initialization: `skip_init`. / 
 import inspect
 from typing import Any
 
+import torch
+
 __all__ = ["skip_init"]
 
 
@@ -59,12 +61,10 @@ def skip_init(module_cls: type, *args: Any, **kwargs: Any) -> Any:
         >>> lin.weight.shape, lin.weight.device.type
         (torch.Size([1, 5]), 'cpu')
     """
-    from annotated_nn.modules.module import Module
-
-    # DIFF(torch 2.13):
-    # 中: 检查的是 annotated_nn 的 Module 而不是 torch.nn.Module；报错文字与 torch 相同。
-    # EN: The check is against annotated_nn's Module, not torch.nn.Module; the message is torch's.
-    if not issubclass(module_cls, Module):
+    # 中: 检查的是 `torch.nn.Module`：两个库的模块类都接受；报错文字与 torch 相同。
+    # EN: The check is against `torch.nn.Module`: module classes of both libraries pass; the message
+    # EN: is torch's.
+    if not issubclass(module_cls, torch.nn.Module):
         raise RuntimeError(f"Expected a Module; got {module_cls}")
     if "device" not in inspect.signature(module_cls).parameters:
         raise RuntimeError("Module must support a 'device' arg to skip initialization")

@@ -959,14 +959,11 @@ def register_parametrization(
         >>> list(m.state_dict())
         ['bias', 'parametrizations.weight.original']
     """
-    # DIFF(torch 2.13): a `torch.nn.Module` parametrization is refused
-    # 中: 参数化模块要放进本库的 `ModuleList`，它只收 annotated_nn 的模块：`torch.nn.Module`
-    # 中: 在 `add_module` 处被拒（TypeError "... is not a Module subclass"）。torch 对
-    # 中: annotated_nn 的模块报同样的错，两边对称；两套模块系统不能混在一棵模块树里。
-    # EN: The parametrization goes into our `ModuleList`, which takes annotated_nn modules only:
-    # EN: a `torch.nn.Module` is refused in `add_module` (TypeError "... is not a Module
-    # EN: subclass"). torch raises the same for an annotated_nn module, so the two sides are
-    # EN: symmetric; the two module systems do not mix in one module tree.
+    # 中: 参数化模块放进本库的 `ModuleList`；它接受任何 `torch.nn.Module`，所以 torch.nn 写的参数化
+    # 中: 也可以用（反过来 torch 的 parametrize 也接受 annotated_nn 的模块）。
+    # EN: The parametrization goes into our `ModuleList`, which takes any `torch.nn.Module`, so a
+    # EN: parametrization written with torch.nn works too (and torch's parametrize takes
+    # EN: annotated_nn modules the other way round).
     parametrization.train(module.training)
     # 中: 情形 1：这个张量已经参数化过，新的参数化追加到链尾。
     # EN: Case 1: the tensor is already parametrized; the new one is appended to the chain.

@@ -614,7 +614,8 @@ def functional_call(
             FutureWarning，第二个参数名为 `parameters_and_buffers`，只接受单个字典）与
             `torch.func.functional_call`（不发警告，第二个参数名为 `parameter_and_buffer_dicts`，
             接受字典序列）。本文件的路径对应前者，所以签名与警告都跟前者一致；
-            只有"接受字典序列"这一点借自后者，因为后者无法用于本项目的模块。
+            只有"接受字典序列"这一点借自后者。本项目的模块是 `torch.nn.Module` 的子类，所以后者也可以
+            直接用在它们上面。
             1.5.1 → 2.13：1.5.1 还没有这个模块（它在 1.12 加入）。
 
         === "English"
@@ -624,8 +625,8 @@ def functional_call(
             `parameters_and_buffers`, a single dict only) and `torch.func.functional_call` (no
             warning, second parameter named `parameter_and_buffer_dicts`, sequences of dicts
             accepted). This file's path mirrors the former, so the signature and the warning
-            follow it; only "sequences of dicts accepted" is borrowed from the latter, which
-            cannot be used on this project's modules.
+            follow it; only "sequences of dicts accepted" is borrowed from the latter. This
+            project's modules subclass `torch.nn.Module`, so the latter works on them too.
             1.5.1 → 2.13: 1.5.1 had no such module yet (it arrived in 1.12).
 
     Examples:
@@ -735,11 +736,11 @@ def _functional_call(
     if (
         torch.jit.is_tracing()
         or torch.jit.is_scripting()
-        # 中: 或对象本身是脚本类型。annotated_nn 的模块不会是这几种（ScriptModule 是
-        # 中: torch.nn.Module 的子类），所以对本项目的模块只有上面两个开关可能触发。
-        # EN: Or the object itself is a script type. An annotated_nn module never is
-        # EN: (ScriptModule is a torch.nn.Module subclass), so for this project's modules only
-        # EN: the two switches above can fire.
+        # 中: 或对象本身是脚本类型。annotated_nn 的模块类不是这几种；`torch.jit.script(我们的模块)`
+        # 中: 得到的是 torch 的 RecursiveScriptModule，在这里被拒绝，与 torch 相同。
+        # EN: Or the object itself is a script type. annotated_nn's module classes are none of
+        # EN: these; `torch.jit.script(our_module)` gives torch's RecursiveScriptModule, refused
+        # EN: here as in torch.
         or isinstance(
             module,
             (torch.jit.RecursiveScriptModule, torch.jit.ScriptModule, torch.jit.ScriptFunction),
