@@ -538,29 +538,17 @@ class Adam(Optimizer):
                 weight_decay=group["weight_decay"],
                 eps=group["eps"],
                 maximize=group["maximize"],
-                # DIFF(torch 2.13): `capturable` is forced on while compiling
-                # 中: torch 这里写的是 `capturable=group["capturable"]`。`torch.compile` 追踪
-                #     torch 自己的优化器时，dynamo 把每个被追踪参数组里的 `capturable` 换成 `True`
+                # 中: `torch.compile` 追踪 `torch.optim.Optimizer` 的实例时（我们的类是它的子类，
+                #     所以也算），dynamo 先把每个被追踪参数组里的 `capturable` 换成 `True`
                 #     （`torch/_dynamo/variables/optimizer.py` 的 `_set_capturable`），编译后的一步
-                #     因此走张量形式的偏差校正。我们的类不是 `torch.optim.Optimizer`，dynamo 不会
-                #     替它换，所以在这里照做：不这样做，编译后的单张量实现与编译后的 torch 在末位上
-                #     不同，foreach 实现则根本追踪不了。这里只改传给 `adam` 的值，不改参数组；dynamo
-                #     另外做的事（把 CUDA/XPU 上尚无状态的参数组的 `capturable` 永久设为 `True`、
-                #     把 CPU 上的步数移到参数的设备上）没有照做。即时执行时 `is_compiling()` 为假，
-                #     与 torch 完全相同。
-                # EN: torch's line is `capturable=group["capturable"]`. When `torch.compile`
-                #     traces torch's own optimizers, dynamo replaces `capturable` with `True` in
+                #     因此读到 `True`，走张量形式的偏差校正；即时执行时读到的是用户设的值。
+                # EN: When `torch.compile` traces an instance of `torch.optim.Optimizer` (ours
+                #     is a subclass, so it counts), dynamo first sets `capturable` to `True` in
                 #     every traced group (`_set_capturable` in
-                #     `torch/_dynamo/variables/optimizer.py`), so the compiled step takes the
-                #     tensor bias corrections. Our class is no `torch.optim.Optimizer` and dynamo
-                #     doesn't do this for it, so it is done here: without it, the compiled
-                #     single-tensor step differs from compiled torch in the last bits, and the
-                #     foreach one fails to trace. Only the value passed to `adam` changes, not the
-                #     group; what dynamo does besides (setting `capturable` to `True` for good in
-                #     CUDA/XPU groups that have no state yet, moving steps on the CPU to the
-                #     parameters' device) is not imitated. In eager mode `is_compiling()` is false
-                #     and everything is as in torch.
-                capturable=group["capturable"] or torch.compiler.is_compiling(),
+                #     `torch/_dynamo/variables/optimizer.py`), so a compiled step reads `True`
+                #     here and takes the tensor bias corrections; in eager mode it reads the
+                #     user's value.
+                capturable=group["capturable"],
                 # 中: 其余开关，以及 GradScaler 的两项：`getattr` 的默认值 `None` 表示没有
                 #     GradScaler 介入。
                 # EN: The other switches, and GradScaler's two entries: `getattr`'s default

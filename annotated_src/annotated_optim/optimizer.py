@@ -1309,9 +1309,11 @@ class Optimizer(torch.optim.Optimizer):
         for pre_hook in self._optimizer_state_dict_pre_hooks.values():
             pre_hook(self)
 
-        # 中: 按出现顺序给参数编号；同一参数在多个组重复出现时沿用第一次的编号（按 `id`）。
-        # EN: Number the parameters in order of appearance; a parameter seen again (by `id`)
-        #     keeps its first number.
+        # 中: 按出现顺序给参数编号（按 `id`）。在前面的组里已有编号的参数沿用那个编号；
+        #     同一组内重复出现的参数取它在组内最后一次出现的位置（torch 用字典推导式，后写的覆盖先写的）。
+        # EN: Number the parameters in order of appearance (by `id`). A parameter numbered in an
+        #     earlier group keeps that number; one repeated within a group gets its last
+        #     position in the group (torch builds them with a dict comprehension: later wins).
         index_of: dict[int, int] = {}
         next_index = 0
 
@@ -1321,14 +1323,14 @@ class Optimizer(torch.optim.Optimizer):
             === "中文"
 
                 除 `params` 外的键原样浅拷贝（值是同一对象）。编号从 `next_index` 接着上一组
-                往下数，组内每个位置都占一个编号，即使这个参数之前出现过而沿用了旧编号。
+                往下数，组内每个位置都占一个编号，即使这个参数在前面的组出现过而沿用了旧编号。
 
             === "English"
 
                 Keys other than `params` are copied shallowly (the values are the same objects).
                 Numbering continues from `next_index` where the previous group stopped, and every
-                position in the group uses up a number, even when that parameter was seen before
-                and keeps its old one.
+                position in the group uses up a number, even when that parameter was numbered
+                in an earlier group and keeps that number.
 
             Args:
                 group: One of `self.param_groups`. / `self.param_groups` 中的一个参数组。
@@ -1338,8 +1340,10 @@ class Optimizer(torch.optim.Optimizer):
             """
             nonlocal next_index
             packed = {k: v for k, v in group.items() if k != "params"}
+            numbered_before = set(index_of)
             for i, p in enumerate(group["params"], next_index):
-                index_of.setdefault(id(p), i)
+                if id(p) not in numbered_before:
+                    index_of[id(p)] = i
             packed["params"] = [index_of[id(p)] for p in group["params"]]
             next_index += len(packed["params"])
             return packed

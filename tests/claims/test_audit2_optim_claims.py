@@ -230,17 +230,7 @@ def test_rmsprop_has_no_fused(optim):
     "optim",
     [
         pytest.param(list(OPTIM_NAMESPACES.values())[0], id="torch.optim"),
-        pytest.param(
-            list(OPTIM_NAMESPACES.values())[1],
-            id="annotated_optim",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="PARITY BUG: Optimizer.state_dict numbers a parameter repeated within "
-                "a group by its first position; torch's dict comprehension keeps the last "
-                "one ([[1, 1, 2], [3]], ours [[0, 0, 2], [3]]). The fix is in "
-                "Optimizer.state_dict's code, which the `interop` branch owns.",
-            ),
-        ),
+        pytest.param(list(OPTIM_NAMESPACES.values())[1], id="annotated_optim"),
     ],
 )
 def test_state_dict_numbers_a_repeated_parameter_as_torch(optim):
