@@ -158,3 +158,26 @@ def test_torch_scheduler_and_scaler_accept_our_optimizer(nn):
 def test_mro(nn):
     expected = (nn.Module, object) if nn is tnn else (nn.Module, tnn.Module, object)
     assert nn.Module.__mro__ == expected
+
+
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "torch's convert_sync_batchnorm leaves our BatchNorm as it is, silently; ours converts both",
+)
+@each_nn()
+def test_convert_sync_batchnorm_and_the_other_librarys_batchnorm(nn):
+    import warnings
+
+    other = ann if nn is tnn else tnn
+    tree = nn.Sequential(other.BatchNorm2d(4), nn.BatchNorm2d(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        converted = nn.SyncBatchNorm.convert_sync_batchnorm(tree)
+    kinds = [type(m).__module__.split(".")[0] + "." + type(m).__name__ for m in converted]
+    if nn is tnn:
+        # torch's converter: our BatchNorm2d stays, no error and no warning.
+        assert kinds == ["annotated_nn.BatchNorm2d", "torch.SyncBatchNorm"]
+    else:
+        # ours: each library's BatchNorm becomes that library's SyncBatchNorm.
+        assert kinds == ["torch.SyncBatchNorm", "annotated_nn.SyncBatchNorm"]

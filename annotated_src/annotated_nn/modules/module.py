@@ -3101,13 +3101,15 @@ class Module(torch.nn.Module):
 
             === "中文"
 
-                写成闭包是为了让外层的 try/except 能在异常时读到 `args`、`kwargs`、`result`
-                的最新值（通过 `nonlocal` 共享）。
+                按顺序做：收集反向钩子（第 2 步）、前向预钩子（第 3 步）、在输入上接好
+                `BackwardHook`（第 4 步）、`forward` 本身（第 5 步）、前向钩子（第 6 步）、
+                把反向钩子接到输出上（第 7 步）。
 
             === "English"
 
-                A closure so that the outer try/except sees the latest `args`, `kwargs` and
-                `result` (shared through `nonlocal`) when something raises.
+                In order: gather the backward hooks (step 2), the forward pre-hooks (step 3),
+                `BackwardHook` on the inputs (step 4), `forward` itself (step 5), the forward
+                hooks (step 6), the backward hooks on the output (step 7).
 
             Returns:
                 The output after all hooks. / 经过所有钩子后的输出。
