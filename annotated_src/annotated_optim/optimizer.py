@@ -1340,6 +1340,9 @@ class Optimizer(torch.optim.Optimizer):
             """
             nonlocal next_index
             packed = {k: v for k, v in group.items() if k != "params"}
+            # 中: 只有前面的组编过号的参数保留旧编号；本组内重复的，后一个位置覆盖前一个。
+            # EN: Only numbers from earlier groups are kept; within this group a later
+            #     position overwrites an earlier one.
             numbered_before = set(index_of)
             for i, p in enumerate(group["params"], next_index):
                 if id(p) not in numbered_before:

@@ -217,12 +217,14 @@ def test_row_anchor_shows_on_hover_and_line_numbers_link(page, server):
     pilcrow.click()
     anchor = row.get_attribute("id")
     assert page.evaluate("decodeURIComponent(location.hash)") == "#" + anchor
-    assert row.evaluate("e => e.matches(':target')")
+    # The browser applies :target after the navigation settles; on a loaded machine that can
+    # lag behind the hash, so wait for it (5 s at most).
+    page.wait_for_function("e => e.matches(':target')", arg=row.element_handle(), timeout=5000)
     number = row.locator(".book-ln").first
     number.click()
     line = number.locator("xpath=..")
     assert page.evaluate("location.hash") == "#" + line.get_attribute("id")
-    assert line.evaluate("e => e.matches(':target')")
+    page.wait_for_function("e => e.matches(':target')", arg=line.element_handle(), timeout=5000)
     # Line numbers are not copied with the code, and listings have no copy button.
     assert number.evaluate("e => getComputedStyle(e).userSelect") == "none"
     copy = ".md-code__button, .md-clipboard"  # Material 9.8's copy button (.md-clipboard before)

@@ -265,8 +265,12 @@ def _english_references(content: str) -> list[re.Match]:
     return found
 
 
-# "Note [title]", unless it is torch's own Note (cited, not in this book).
-NOTE_REFERENCE = re.compile(r"Note(?<!torch's Note)(?<!torch 的 Note)\s+\[([^\]<>]+)\]")
+# "Note [title]", unless it is torch's own Note (cited, not in this book). Generated pages
+# escape the bracket and the apostrophe (`&#91;`, `&#x27;`), so those spellings count too.
+NOTE_REFERENCE = re.compile(
+    r"Note(?<!torch's Note)(?<!torch&#x27;s Note)(?<!torch&#39;s Note)(?<!torch 的 Note)"
+    r"\s+(?:\[|&#91;)([^\]<>]+)\]"
+)
 NOTE_DETAILS = re.compile(r'<details class="note"( open)?>(\s*<summary>)Note \[([^\]<>]+)\]')
 # Elements whose text is left alone (and <summary>, where a Note's title is not a reference).
 RELEVANT_TAG = re.compile(r"<(/?)(code|pre|a|h[1-6]|script|style|textarea|summary)\b[^>]*>")
