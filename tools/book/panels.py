@@ -23,9 +23,11 @@ import html
 import importlib
 import inspect
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 try:
     import listings  # tools/book/listings.py, as the mkdocs hook loads it
@@ -132,6 +134,35 @@ def torch_path(ours: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def _file_tree(filename: str) -> tuple[list[str], ast.Module]:
+    """Lines (with their ends) and tree of one torch file, parsed once. / torch 的一个文件的各行与语法树，只解析一次。"""
+    text = Path(filename).read_text(encoding="utf-8")
+    return text.splitlines(keepends=True), ast.parse(text)
+
+
+def _source_lines(obj) -> tuple[list[str], int, str]:
+    """Source lines, first line and file of a torch function or class. / torch 函数或类的源码行、起始行与文件。
+
+    ``inspect.getsourcelines`` re-parses the whole file for every class it is asked about;
+    hundreds of classes live in a few large torch files, so a class is looked up here in one
+    cached tree per file instead (decorators included, as inspect does). Functions keep
+    inspect's fast path (their code object knows the first line).
+    """
+    filename = inspect.getsourcefile(obj) or ""
+    if not inspect.isclass(obj):
+        lines, first = inspect.getsourcelines(obj)
+        return lines, first, filename
+    if not filename:
+        raise OSError("no source file")
+    file_lines, tree = _file_tree(filename)
+    node = listings.find_node(tree, obj.__qualname__)
+    if node is None:
+        raise OSError(f"class {obj.__qualname__} not found in {filename}")
+    first = listings._start(node)
+    return file_lines[first - 1 : node.end_lineno], first, filename
+
+
+@lru_cache(maxsize=None)
 def torch_source(ours: str) -> tuple[str, str, int, str] | None:
     """(torch path, source, first line, file) of the counterpart, or None. / 对应 torch 对象的（路径、源码、起始行、文件），没有则为 None。"""
     path = torch_path(ours)
@@ -139,10 +170,16 @@ def torch_source(ours: str) -> tuple[str, str, int, str] | None:
     obj = None
     rest: list[str] = []
     for cut in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
+        # A module already imported is taken from sys.modules instead of going through the
+        # import machinery again.
+        name = ".".join(parts[:cut])
+        if name in sys.modules:
+            obj = sys.modules[name]
+        else:
+            try:
+                obj = importlib.import_module(name)
+            except ImportError:
+                continue
         rest = parts[cut:]
         break
     if obj is None:
@@ -168,8 +205,7 @@ def torch_source(ours: str) -> tuple[str, str, int, str] | None:
     if inspect.ismodule(obj):
         return None
     try:
-        lines, first = inspect.getsourcelines(obj)
-        filename = inspect.getsourcefile(obj) or ""
+        lines, first, filename = _source_lines(obj)
     except (OSError, TypeError):
         return None
     marker = "/torch/"
