@@ -50,3 +50,63 @@ def each_optim():
     return pytest.mark.parametrize(
         "optim", list(OPTIM_NAMESPACES.values()), ids=list(OPTIM_NAMESPACES)
     )
+
+
+def _rank_worker(rank, scenarios, world_size, port, out_dir, quiet):
+    """One gloo process: run ``scenarios(rank, nn)`` for both namespaces and save the records."""
+    import os
+    import traceback
+    import warnings
+
+    import torch
+    import torch.distributed as dist
+
+    torch.set_num_threads(1)
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=world_size)
+    results = {}
+    try:
+        with warnings.catch_warnings():
+            if quiet:
+                warnings.simplefilter("ignore")
+            for name, nn in NAMESPACES.items():
+                results[name] = scenarios(rank, nn)
+    except Exception:  # noqa: BLE001 - reported by the main process
+        results["worker error"] = traceback.format_exc()
+    finally:
+        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
+        dist.destroy_process_group()
+
+
+def run_on_ranks(scenarios, out_dir, world_size=2, quiet=False) -> list[dict]:
+    """Spawn ``world_size`` gloo processes on 127.0.0.1, each running ``scenarios(rank, nn)`` for
+    both namespaces; per rank, {namespace name: records}. A worker's exception fails the caller.
+    ``scenarios`` must be a module-level function (it is pickled by name)."""
+    import os
+
+    import torch
+    import torch.multiprocessing as mp
+
+    from helpers import free_port
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    mp.spawn(
+        _rank_worker,
+        args=(scenarios, world_size, free_port(), str(out_dir), quiet),
+        nprocs=world_size,
+        join=True,
+    )
+    results = [
+        torch.load(os.path.join(out_dir, f"rank{rank}.pt"), weights_only=False)
+        for rank in range(world_size)
+    ]
+    for rank, result in enumerate(results):
+        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
+    return results
+
+
+def rank_records(results, nn) -> list:
+    """The records of namespace ``nn`` from every rank of ``run_on_ranks``."""
+    name = next(key for key, value in NAMESPACES.items() if value is nn)
+    return [result[name] for result in results]

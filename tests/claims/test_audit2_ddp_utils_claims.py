@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
-import traceback
 import warnings
 
 import pytest
 import torch
 import torch.distributed as dist
-import torch.multiprocessing as mp
-from claim import NAMESPACES, each_nn, proves
+from claim import each_nn, proves, rank_records, run_on_ranks
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
-
-from helpers import free_port
 
 needs_gloo = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -298,39 +293,18 @@ def _two_rank_scenarios(rank, nn):
     return out
 
 
-def _two_rank_worker(rank, port, out_dir):
-    torch.set_num_threads(1)
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=2)
-    results = {}
-    try:
-        for name, nn in NAMESPACES.items():
-            results[name] = _two_rank_scenarios(rank, nn)
-    except Exception:  # noqa: BLE001 - reported by the main process
-        results["worker error"] = traceback.format_exc()
-    finally:
-        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
-        dist.destroy_process_group()
-
-
 @pytest.fixture(scope="module")
 def two_ranks(tmp_path_factory):
-    """Per rank, {namespace name: records}."""
+    """Per rank, {namespace name: records}; spawned once for the module."""
     if not dist.is_available() or not dist.is_gloo_available():
         pytest.skip("needs gloo")
-    out_dir = tmp_path_factory.mktemp("audit2_ddp")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    mp.spawn(_two_rank_worker, args=(free_port(), str(out_dir)), nprocs=2, join=True)
-    results = [torch.load(out_dir / f"rank{r}.pt", weights_only=False) for r in range(2)]
-    for rank, result in enumerate(results):
-        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
-    return results
+    return run_on_ranks(
+        _two_rank_scenarios, tmp_path_factory.mktemp("audit2_ddp"), world_size=2, quiet=False
+    )
 
 
 def _records(two_ranks, nn):
-    name = next(key for key, value in NAMESPACES.items() if value is nn)
-    return [result[name] for result in two_ranks]
+    return rank_records(two_ranks, nn)
 
 
 @proves(

@@ -13,17 +13,12 @@ from __future__ import annotations
 import collections
 import copy
 import io
-import os
-import traceback
 import warnings
 
 import pytest
 import torch
 import torch.distributed as dist
-import torch.multiprocessing as mp
-from claim import NAMESPACES, each_nn, proves
-
-from helpers import free_port
+from claim import each_nn, proves, rank_records, run_on_ranks
 
 pytestmark = pytest.mark.skipif(
     not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo"
@@ -157,39 +152,16 @@ def _scenarios(rank, nn):
     return out
 
 
-def _worker(rank, port, out_dir):
-    torch.set_num_threads(1)
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=WORLD_SIZE)
-    results = {}
-    try:
-        for name, nn in NAMESPACES.items():
-            results[name] = _scenarios(rank, nn)
-    except Exception:  # noqa: BLE001 - reported by the main process
-        results["worker error"] = traceback.format_exc()
-    finally:
-        torch.save(results, os.path.join(out_dir, f"rank{rank}.pt"))
-        dist.destroy_process_group()
-
-
 @pytest.fixture(scope="module")
 def two_ranks(tmp_path_factory):
     """Per rank, {namespace name: records}; spawned once for the module."""
-    out_dir = tmp_path_factory.mktemp("ddp_claims")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    mp.spawn(_worker, args=(free_port(), str(out_dir)), nprocs=WORLD_SIZE, join=True)
-    results = [
-        torch.load(out_dir / f"rank{rank}.pt", weights_only=False) for rank in range(WORLD_SIZE)
-    ]
-    for rank, result in enumerate(results):
-        assert "worker error" not in result, f"rank {rank}:\n{result['worker error']}"
-    return results
+    return run_on_ranks(
+        _scenarios, tmp_path_factory.mktemp("ddp_claims"), world_size=WORLD_SIZE, quiet=False
+    )
 
 
 def _records(two_ranks, nn):
-    name = next(key for key, value in NAMESPACES.items() if value is nn)
-    return [result[name] for result in two_ranks]
+    return rank_records(two_ranks, nn)
 
 
 @pytest.fixture
