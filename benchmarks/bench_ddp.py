@@ -136,11 +136,16 @@ def time_block(step, number):
     return (time.perf_counter() - start) / number
 
 
-def worker(rank, port, rounds, number):
+def join_gloo_group(rank, port):
+    """One thread, then this process joins the gloo group on 127.0.0.1."""
     torch.set_num_threads(1)
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
     dist.init_process_group("gloo", rank=rank, world_size=WORLD_SIZE)
+
+
+def worker(rank, port, rounds, number):
+    join_gloo_group(rank, port)
     try:
         if rank == 0:
             print(f"{'case':18s} {'torch ms':>9s} {'ours ms':>9s} {'ours/torch':>10s}")
@@ -166,10 +171,7 @@ def worker(rank, port, rounds, number):
 
 def find_unused_worker(rank, port, rounds, number):
     """The find_unused_parameters table: median over rounds of the mean step time, in ms."""
-    torch.set_num_threads(1)
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=WORLD_SIZE)
+    join_gloo_group(rank, port)
     try:
         if rank == 0:
             labels = [f"{lib} {'on' if on else 'off'}" for lib, on in FIND_UNUSED_CASES]

@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
+from test_build import nav_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMBERS = yaml.safe_load((ROOT / "tools/book/numbers.yml").read_text(encoding="utf-8"))
@@ -214,16 +215,6 @@ def story_pages() -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def nav_paths(nav) -> list[str]:
-    if isinstance(nav, str):
-        return [nav]
-    if isinstance(nav, list):
-        return [p for item in nav for p in nav_paths(item)]
-    if isinstance(nav, dict):
-        return [p for value in nav.values() for p in nav_paths(value)]
-    return []
 
 
 def test_numbers_increase_down_the_nav_and_cover_every_story_page():
