@@ -181,3 +181,24 @@ def test_convert_sync_batchnorm_and_the_other_librarys_batchnorm(nn):
     else:
         # ours: each library's BatchNorm becomes that library's SyncBatchNorm.
         assert kinds == ["torch.SyncBatchNorm", "annotated_nn.SyncBatchNorm"]
+
+
+@proves(
+    "docs/chapters/02-construction.md",
+    "Living with torch.nn",
+    "torch's fuse_modules refuses our Conv2d + BatchNorm2d; annotated_nn.utils.fusion fuses them",
+)
+@each_nn()
+def test_fuse_modules_refuses_our_layers_and_our_fusion_fuses_them(nn):
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2)).eval()
+    x = torch.randn(1, 1, 5, 5)
+    expected = model(x)
+    # Each library's own fusion utility fuses its layers.
+    fused = nn.utils.fusion.fuse_conv_bn_eval(model[0], model[1])
+    torch.testing.assert_close(fused(x), expected)
+    if nn is tnn:
+        torch.ao.quantization.fuse_modules(model, [["0", "1"]], inplace=True)
+        torch.testing.assert_close(model(x), expected)
+    else:
+        with pytest.raises(AssertionError, match="did not find fuser method for"):
+            torch.ao.quantization.fuse_modules(model, [["0", "1"]])
