@@ -1,11 +1,16 @@
 """Shared pytest configuration: hypothesis profiles, threads, xdist groups and order, the cleanup of global hooks."""
 
 import os
+from pathlib import Path
 
 import pytest
 import torch
 from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
+
+import torch_code_guard  # noqa: E402  (tests/torch_code_guard.py; tests/ is on sys.path)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -66,6 +71,24 @@ def pytest_collection_modifyitems(config, items):
         # `item._id`, a NodeId), so every test would be a group of its own: append it here.
         if loadgroup and not item.nodeid.endswith(f"@{group}"):
             item._id = NodeId.parse(f"{item.nodeid}@{group}")
+
+
+@pytest.fixture(autouse=True)
+def _no_torch_module_code_for_ours(request):
+    """In the module-system and optimizer files, torch's Module/Optimizer functions refuse our objects.
+
+    See tests/torch_code_guard.py: the proof of issue 22 runs inside those files' own tests.
+    """
+    if request.node.path.relative_to(ROOT).as_posix() not in torch_code_guard.GUARDED_FILES:
+        yield
+        return
+    torch_code_guard.ran.clear()
+    torch_code_guard.install()
+    try:
+        yield
+    finally:
+        torch_code_guard.uninstall()
+    assert not torch_code_guard.ran, f"torch code ran for our objects: {torch_code_guard.ran}"
 
 
 @pytest.fixture(autouse=True)

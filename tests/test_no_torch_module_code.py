@@ -6,74 +6,28 @@ them must still be ours. Two checks:
 
 1. Static: every name of torch's class body is defined again by ours, so attribute lookup on our
    classes never reaches torch's functions.
-2. Dynamic: a subprocess replaces every function of `vars(torch.nn.Module)` and
-   `vars(torch.optim.Optimizer)` by a wrapper that records and raises when its first argument is
-   one of our objects (and calls through for torch's own objects, which the differential tests
-   use), then runs the module-system and optimizer test files. Nothing may be recorded.
+2. Dynamic: while each test of the module-system and optimizer files runs, every function of
+   `vars(torch.nn.Module)` and `vars(torch.optim.Optimizer)` is a wrapper that records and raises
+   when its first argument is one of our objects (and calls through for torch's own objects,
+   which the differential tests use); the test fails if anything was recorded
+   (tests/torch_code_guard.py, installed by tests/conftest.py). The tests below check the guard.
 
 No torch function is exempted. (Our `_wrapped_call_impl` / `__getattr__` hand a call to
-`torch.nn.Module.__call__` / `__getattr__` only while torch.fx traces, which these test files do
-not do: fx calls torch's saved originals on purpose, see their DIFF notes.)
+`torch.nn.Module.__call__` / `__getattr__` only while torch.fx traces, which the guarded files
+do not do: fx calls torch's saved originals on purpose, see their DIFF notes.)
 """
 
 import inspect
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 import torch
 
 import annotated_nn
 import annotated_optim
+import torch_code_guard
 
 ROOT = Path(__file__).resolve().parents[1]
-
-FILES = [
-    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_module_*.py")),
-    "tests/test_container.py",
-    "tests/test_lazy.py",
-    "tests/test_interop_tree.py",
-    "tests/optim/test_optimizer_base.py",
-    "tests/optim/test_sgd.py",
-    "tests/optim/test_optim_api.py",
-]
-
-BOOT = r"""
-import functools, inspect, sys
-import pytest, torch
-import annotated_nn, annotated_optim
-
-ran = []
-
-def guard(cls, ours, name, fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if args and isinstance(args[0], ours):
-            ran.append(f"{cls.__name__}.{name} for {type(args[0]).__name__}")
-            raise AssertionError(f"torch's {cls.__name__}.{name} ran for one of our objects")
-        return fn(*args, **kwargs)
-    return wrapper
-
-wrapped = 0
-for cls, ours in (
-    (torch.nn.Module, annotated_nn.Module),
-    (torch.optim.Optimizer, annotated_optim.Optimizer),
-):
-    for name, value in list(vars(cls).items()):
-        if inspect.isfunction(value):
-            setattr(cls, name, guard(cls, ours, name, value))
-            wrapped += 1
-        elif isinstance(value, staticmethod):
-            setattr(cls, name, staticmethod(guard(cls, ours, name, value.__func__)))
-            wrapped += 1
-
-
-code = pytest.main(sys.argv[1:])
-print(f"WRAPPED {wrapped}")
-print(f"TORCH CODE RAN FOR OURS: {ran}")
-sys.exit(int(code) or (1 if ran else 0))
-"""
 
 
 def test_every_name_of_torchs_class_bodies_is_ours():
@@ -94,26 +48,44 @@ def test_every_name_of_torchs_class_bodies_is_ours():
                 assert vars(ours)[name] is not value, name
 
 
-def test_no_torch_module_or_optimizer_function_runs_for_our_objects():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT / "annotated_src"), str(ROOT), str(ROOT / "tests"), env.get("PYTHONPATH", "")]
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", BOOT, *FILES, "-q", "-p", "no:cacheprovider", "-x", "--tb=short"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    tail = proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert proc.returncode == 0, tail
-    assert "TORCH CODE RAN FOR OURS: []" in proc.stdout, tail
-    wrapped = int(proc.stdout.split("WRAPPED ")[1].split()[0])
+def test_the_guard_covers_every_function_of_torchs_classes():
     expected = sum(
         inspect.isfunction(v) or isinstance(v, staticmethod)
         for cls in (torch.nn.Module, torch.optim.Optimizer)
         for v in vars(cls).values()
     )
-    assert wrapped == expected > 90, tail
+    assert len(torch_code_guard.REPLACEMENTS) == expected > 90
+
+
+def test_the_guarded_files_are_the_module_system_and_optimizer_tests():
+    module_files = {
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("test_module_*.py")
+    }
+    assert module_files <= torch_code_guard.GUARDED_FILES
+    for path in torch_code_guard.GUARDED_FILES:
+        assert (ROOT / path).is_file(), path
+
+
+def test_the_guard_refuses_our_objects_and_lets_torchs_through():
+    ours, theirs = annotated_nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    params = list(ours.parameters())
+    torch_code_guard.ran.clear()
+    torch_code_guard.install()
+    try:
+        assert set(torch.nn.Module.state_dict(theirs)) == {"weight", "bias"}
+        with pytest.raises(AssertionError, match="torch's Module.state_dict ran"):
+            torch.nn.Module.state_dict(ours)
+        with pytest.raises(AssertionError, match="torch's Optimizer.zero_grad ran"):
+            torch.optim.Optimizer.zero_grad(annotated_optim.SGD(params, lr=0.1))
+        # 中: 我们自己的方法不经过 torch 的函数，所以守卫装着也照常工作。
+        # EN: Our own methods never reach torch's functions, so they work with the guard on.
+        assert set(ours.state_dict()) == {"weight", "bias"}
+    finally:
+        torch_code_guard.uninstall()
+    assert torch_code_guard.ran == [
+        "Module.state_dict for Linear",
+        "Optimizer.zero_grad for SGD",
+    ]
+    torch_code_guard.ran.clear()
+    for cls, name, original, _ in torch_code_guard.REPLACEMENTS:
+        assert vars(cls)[name] is original, f"{cls.__name__}.{name} was not put back"
