@@ -14,8 +14,9 @@ FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := graphviz chromium fonts-noto-cjk
 PYTEST_ARGS ?=
-# `make test` runs on every core (at most 4; pytest-xdist). `--dist loadgroup` sends the tests that
-# use the book's build and browser to one worker (tests/conftest.py), so the book is built once.
+# `make test` runs on every core (at most 4; pytest-xdist). The book is built once, in the
+# background, for every worker (tests/book_site.py); `--dist loadgroup` keeps the tests that share a
+# module's own expensive set-up (process groups, torchrun runs) on one worker (tests/conftest.py).
 PYTEST_XDIST := -n auto --maxprocesses=4 --dist loadgroup
 
 .PHONY: docs test build-docs diagrams annotations bench train sysdeps venv clean

@@ -8,6 +8,7 @@ import torch
 from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
+import book_site
 import torch_code_guard  # noqa: E402  (tests/torch_code_guard.py; tests/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,22 +27,28 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
 
-# Under pytest-xdist with `--dist loadgroup` (`make test`), tests that share an expensive set-up
-# go to one worker, so it is made once per run:
-# - the book's session fixtures (tests/book/conftest.py: one strict mkdocs build, one server, one
-#   browser), for every test that uses one of them, in any file;
-# - a module's (or class's) own fixture that its tests ask for (the 2-process groups of the DDP
-#   tests, the torchrun runs, the examples' second run), for the tests of that module.
+# The book's session fixtures (tests/book/conftest.py): one strict mkdocs build per run, shared by
+# every worker (tests/book_site.py starts it in the background as soon as a book test is collected),
+# and per worker one server and one browser.
 BOOK_FIXTURES = frozenset({"book", "server", "browser", "page", "screenshots"})
 
 
+def _fixtures(item) -> set[str]:
+    """The fixtures of the item, not the arguments it is parametrized with (test_examples has a `page`)."""
+    callspec = getattr(item, "callspec", None)
+    return set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
+
+
+def _uses_book(item) -> bool:
+    return bool(_fixtures(item) & BOOK_FIXTURES)
+
+
+# Under pytest-xdist with `--dist loadgroup` (`make test`), the tests of a module (or class) that
+# ask for the module's own fixture (the 2-process groups of the DDP tests, the torchrun runs, the
+# examples' second run) go to one worker, so that set-up is made once per run.
 def _xdist_group(item):
     """The group of the item, or None: it may run on any worker."""
-    # Fixtures, not the arguments a test is parametrized with (test_examples has a `page`).
-    callspec = getattr(item, "callspec", None)
-    names = set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
-    if names & BOOK_FIXTURES:
-        return "book"
+    names = _fixtures(item)
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
@@ -58,8 +65,11 @@ def _xdist_group(item):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    # The tests marked slow first, so that no worker starts one when the others are nearly done.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # The tests marked slow first, so that no worker starts one when the others are nearly done;
+    # within each half the book's tests last, so that its build, started now, is ready for them.
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, _uses_book(item)))
+    if not config.option.collectonly and any(_uses_book(item) for item in items):
+        book_site.start(book_site.shared_dir(config._tmp_path_factory.getbasetemp()))
     loadgroup = getattr(config.option, "loadgroup", False)  # set in xdist's workers
     for item in items:
         group = _xdist_group(item)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import re
 import shutil
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+
+import book_site  # tests/book_site.py (tests/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tests import the book's tools (tools/book/*.py, diagrams/generate.py) from the project root.
@@ -59,25 +59,13 @@ class Build:
 
 @pytest.fixture(scope="session")
 def book(tmp_path_factory) -> Build:
-    """Build the book once per session (strict; if that aborts, non-strict, for the other tests)."""
-    site = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    env.pop("BOOK_PLACEHOLDERS", None)
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--clean", "-d", str(site)]
-    proc = subprocess.run(
-        mkdocs + ["--strict"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
-    output = proc.stdout + proc.stderr
-    if proc.returncode == 0:
-        return Build(site, 0, output, strict=True)
-    retry = subprocess.run(
-        mkdocs + ["--no-strict"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
-    if retry.returncode != 0:
-        pytest.fail(
-            "mkdocs build failed even without --strict:\n" + (retry.stdout + retry.stderr)[-4000:]
-        )
-    return Build(site, proc.returncode, output, strict=False)
+    """The book, built once per session for every worker (strict; if that aborts, non-strict)."""
+    shared = book_site.shared_dir(tmp_path_factory.getbasetemp())
+    book_site.start(shared)  # usually started at collection already (tests/conftest.py)
+    result = book_site.wait(shared)
+    if result.get("failed"):
+        pytest.fail("mkdocs build failed even without --strict:\n" + result["retry_output"][-4000:])
+    return Build(Path(result["site"]), result["returncode"], result["output"], result["strict"])
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
