@@ -471,14 +471,16 @@ class AveragedModel(nn.Module):
         # EN: torch raises an AssertionError (not a ValueError); so do we, with the same text.
         if avg_fn is not None and multi_avg_fn is not None:
             raise AssertionError("Only one of avg_fn and multi_avg_fn should be provided")
-        # 中: 两次登记与 torch 的两次赋值对应：先登记深拷贝，移动设备后再登记一次
-        # 中: （`to()` 返回同一个对象，但全局模块注册钩子会像 torch 那样运行两次）。
-        # EN: Two registrations, matching torch's two assignments: the deep copy first, then again
-        # EN: after the move (`to()` returns the same object, but the global module registration
-        # EN: hooks run twice, as in torch).
-        self._register_copy(deepcopy(model))
+        # 中: 两次赋值与 torch 相同：先赋深拷贝，移动设备后再赋一次（`to()` 返回同一个对象）。
+        # 中: 两次都经过 `Module.__setattr__`，全局模块注册钩子各运行一次；torch 的模型也一样，
+        # 中: 因为我们的 `Module` 是 `torch.nn.Module` 的子类，任何 torch 模块都会登记为子模块。
+        # EN: Two assignments, as in torch: the deep copy, then again after the move (`to()` returns
+        # EN: the same object). Both go through `Module.__setattr__`, so the global module
+        # EN: registration hooks run once each; a torch model's copy too, since our `Module`
+        # EN: subclasses `torch.nn.Module` and any torch module is registered as a child.
+        self.module = deepcopy(model)
         if device is not None:
-            self._register_copy(self.module.to(device))
+            self.module = self.module.to(device)
         # 中: 计数器是缓冲区：随 `to()` 迁移、写进状态字典，恢复检查点后平均能接着做。
         # EN: The counter is a buffer: it moves with `to()` and is saved in the state_dict, so
         # EN: averaging continues correctly after a checkpoint is loaded.
@@ -486,45 +488,6 @@ class AveragedModel(nn.Module):
         self.avg_fn = avg_fn
         self.multi_avg_fn = multi_avg_fn
         self.use_buffers = use_buffers
-
-    def _register_copy(self, copy: nn.Module | torch.nn.Module) -> None:
-        r"""Register the model's copy as the child `module`. / 把模型副本登记为子模块 `module`。
-
-        === "中文"
-
-            annotated_nn 的模型走普通的属性赋值（经过全局模块注册钩子）；`torch.nn` 的模型
-            直接放进 `_modules`，原因见下面的 DIFF 说明。
-
-        === "English"
-
-            An annotated_nn model goes through the ordinary attribute assignment (and the global
-            module registration hooks); a `torch.nn` model is put into `_modules` directly, for
-            the reason given in the DIFF note below.
-
-        Args:
-            copy: The deep copy of the model. / 模型的深拷贝。
-        """
-        # DIFF(torch 2.13): a torch.nn.Module copy is stored in `_modules` directly
-        # 中: 我们的 `Module.__setattr__` 只把 annotated_nn 的 `Module` 登记为子模块，
-        # 中: `torch.nn.Module` 会变成实例字典里的普通属性，`parameters()`、`state_dict()`、
-        # 中: `to()` 和 repr 都看不到它（`add_module` 则直接以 TypeError 拒绝它）。所以 torch 模型的
-        # 中: 副本直接写进 `_modules`：遍历子模块的方法只调用子模块自己的同名方法
-        # 中: （`named_modules`、`state_dict`、`_load_from_state_dict`、`_apply`、`train`），
-        # 中: torch 的模块都有，于是参数、缓冲区、状态字典的键和值、repr 都与 torch 的
-        # 中: `AveragedModel` 相同。不同之处：这一步不运行任何全局模块注册钩子（torch 的和我们的都不运行）。
-        # EN: Our `Module.__setattr__` registers only annotated_nn `Module`s as children; a
-        # EN: `torch.nn.Module` becomes a plain attribute in the instance dict, invisible to
-        # EN: `parameters()`, `state_dict()`, `to()` and the repr (`add_module` refuses it with a
-        # EN: TypeError). So the copy of a torch model is written into `_modules` directly: the
-        # EN: traversals only call the child's own methods of the same names (`named_modules`,
-        # EN: `state_dict`, `_load_from_state_dict`, `_apply`, `train`), which torch modules have,
-        # EN: so parameters, buffers, state_dict keys and values and the repr are those of torch's
-        # EN: `AveragedModel`. The difference: no global module registration hook runs here
-        # EN: (neither torch's nor ours).
-        if isinstance(copy, torch.nn.Module):
-            self._modules["module"] = copy
-        else:
-            self.module = copy
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         r"""Run the averaged copy. / 运行平均后的副本。

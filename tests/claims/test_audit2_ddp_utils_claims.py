@@ -333,3 +333,19 @@ def test_buffers_come_from_the_last_rank_inside_join(nn, two_ranks):
     for record in _records(two_ranks, nn):
         assert torch.equal(record["forward", "plain"], torch.full((2,), 1.0))
         assert torch.equal(record["forward", "join"], torch.full((2,), 2.0))
+
+
+@proves(
+    "docs/chapters/ddp/overview.md",
+    "introduction",
+    "processes communicate not only in the backward pass: by default every forward pass starts "
+    "by broadcasting rank 0's buffers (the final review of issue 21 found 'only in the backward "
+    "pass')",
+)
+@each_nn()
+def test_a_forward_pass_alone_communicates_buffers(nn, two_ranks):
+    # 中: 场景里只调用了前向（没有 backward），rank 1 的缓冲区仍变成了 rank 0 的值。
+    # EN: The scenario runs a forward pass only (no backward), and rank 1's buffer still becomes
+    # EN: rank 0's value.
+    rank1 = _records(two_ranks, nn)[1]
+    assert torch.equal(rank1["forward", "plain"], torch.full((2,), 1.0))

@@ -255,17 +255,22 @@ def test_to_moves_the_copy():
 
 def test_registration_hooks_run_as_in_torch():
     """torch's AveragedModel assigns `self.module` twice when `device` is given."""
-    torch_calls, our_calls = [], []
-    tnn.modules.module.register_module_module_registration_hook(
-        lambda m, name, child: torch_calls.append((type(m).__name__, name))
-    )
-    ann_module.register_module_module_registration_hook(
-        lambda m, name, child: our_calls.append((type(m).__name__, name))
+    calls = []
+    # 中: 全局钩子只有一套（torch 的），所以一个钩子就能看到两边的构造。
+    # EN: There is one set of global hooks (torch's), so one hook sees both constructions.
+    handle = ann_module.register_module_module_registration_hook(
+        lambda m, name, child: calls.append((type(m).__name__, name))
     )
     torch_model, ann_model = twin_models()
-    torch_calls.clear(), our_calls.clear()
-    tswa.AveragedModel(torch_model, device="cpu")
-    aswa.AveragedModel(ann_model, device="cpu")
+    try:
+        calls.clear()
+        tswa.AveragedModel(torch_model, device="cpu")
+        torch_calls = list(calls)
+        calls.clear()
+        aswa.AveragedModel(ann_model, device="cpu")
+        our_calls = list(calls)
+    finally:
+        handle.remove()
     assert our_calls == torch_calls == [("AveragedModel", "module")] * 2
 
 
