@@ -6,7 +6,9 @@ Each test runs on torch and on ours and asserts what the corrected sentence says
 
 from __future__ import annotations
 
+import pytest
 import torch
+import torch.distributed as dist
 import torch.nn.modules.module as torch_module
 from claim import each_nn, each_optim, proves
 
@@ -33,3 +35,37 @@ def test_averaged_model_assigns_its_copy_through_setattr(nn, optim):
     assert seen == [("AveragedModel", "module")] * 3
     assert list(averaged.state_dict()) == ["n_averaged", "module.weight", "module.bias"]
     assert "module" in plain._modules and "module" not in vars(plain)
+
+
+@pytest.fixture
+def one_process_group(tmp_path):
+    """A 1-process gloo default group for the test's duration."""
+    if dist.is_initialized():
+        pytest.skip("a default process group already exists")
+    dist.init_process_group(
+        "gloo", store=dist.FileStore(str(tmp_path / "store"), 1), rank=0, world_size=1
+    )
+    yield
+    dist.destroy_process_group()
+
+
+@pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo")
+@proves(
+    "annotated_src/annotated_nn/parallel/distributed.py",
+    "DistributedDataParallel.forward",
+    "with every parameter delayed, an eager forward never reaches `module.forward`: it raises an "
+    "AttributeError for `_lazy_init_ran` in `_pre_forward`",
+)
+@each_nn()
+def test_all_delayed_ddp_fails_in_pre_forward(nn, one_process_group):
+    model = nn.Sequential(nn.Linear(2, 1))
+    delayed = list(model.named_parameters())
+    # 中: 一个冻结的参数让设备检查有参数可看；需要梯度的参数全部延后。
+    # EN: A frozen parameter gives the device check something to look at; every parameter that
+    # EN: requires grad is delayed.
+    model.frozen = nn.Parameter(torch.zeros(1), requires_grad=False)
+    ddp = nn.parallel.DistributedDataParallel(
+        model, delay_all_reduce_named_params=delayed, param_to_hook_all_reduce=delayed[0][1]
+    )
+    with pytest.raises(AttributeError, match="_lazy_init_ran"):
+        ddp(torch.ones(3, 2))

@@ -2476,12 +2476,13 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            走完整的 `module(...)`，所以模块自己的钩子都会运行；编译路径之外还标记活动的 DDP。
+            走完整的 `module(...)`，所以模块自己的钩子都会运行；不用 Python 归约器时，
+            还在调用期间把自己标记为活动的 DDP。
 
         === "English"
 
-            Goes through the full `module(...)`, so the module's own hooks run; outside the
-            compiled path it also marks the active DDP.
+            Goes through the full `module(...)`, so the module's own hooks run; unless the
+            python reducer is in use, it also marks itself as the active DDP during the call.
 
         Args:
             *inputs: Positional inputs. / 位置输入。
@@ -2746,14 +2747,20 @@ class DistributedDataParallel(Module, Joinable):
 
         === "中文"
 
-            整个调用在 profiler 里显示为一段 "DistributedDataParallel.forward"。所有参数都延后
-            归约时直接调用 `module.forward`（不经过模块的钩子），否则经 `module(...)` 调用。
+            整个调用在 profiler 里显示为一段 "DistributedDataParallel.forward"。通常经
+            `module(...)` 调用被包装的模块。所有参数都延后归约时改为直接调用 `module.forward`
+            （不经过模块的钩子），但这条分支只在 Python 归约器模式或 dynamo 追踪时才走得到：即时模式下，
+            这样构造的 DDP 在 `__init__` 中提前返回，没有设置 `_lazy_init_ran`，第一次前向就在
+            `_pre_forward` 里抛出 AttributeError（与 torch 相同）。
 
         === "English"
 
             The whole call shows in the profiler as one "DistributedDataParallel.forward"
-            range. When every parameter is delayed it calls `module.forward` directly (skipping
-            the module's hooks), otherwise `module(...)`.
+            range. It normally calls the wrapped module as `module(...)`. When every parameter is
+            delayed it calls `module.forward` directly instead (skipping the module's hooks), but
+            that branch is reached only in python-reducer mode or while dynamo traces: in eager
+            mode such a DDP returned early from `__init__` without setting `_lazy_init_ran`, so
+            its first forward raises an AttributeError in `_pre_forward` (as torch's does).
 
         Args:
             *inputs: Positional inputs. / 位置输入。
