@@ -29,15 +29,20 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from listings import line_tag  # tools/book/listings.py, next to this file
-
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "tools" / "book") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools" / "book"))
+
+from listings import line_tag  # noqa: E402  (tools/book/listings.py)
+
 SRC = ROOT / "annotated_src"
 DOCS = ROOT / "docs"
 PACKAGES = ("annotated_nn", "annotated_optim")
@@ -358,6 +363,96 @@ def record(run_id: str, page: str, code: str) -> dict:
         "functions": recorder.functions,
         "steps": steps,
     }
+
+
+# ---------------------------------------------------------------- the build's side (tools/book/hooks.py)
+
+PLACEHOLDER = '<div class="book-trace" data-trace-id="{id}" data-trace-src="{src}"></div>'
+LINE_ID = re.compile(r'\bid="([A-Za-z0-9_.]+-L\d+)"')
+MAX_BYTES = 200_000
+
+
+def start() -> subprocess.Popen:
+    """Record the runs in a fresh process, in the background. / 在后台的新进程中录制。"""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(SRC), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    return subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve())],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def placeholders(markdown: str, relative) -> tuple[str, list[str]]:
+    """Each marker replaced by the player's placeholder; the run ids. / 把每个标记换成播放器的占位元素。
+
+    ``relative(path)`` gives a site path relative to the page.
+    """
+    ids = MARKER_LINE.findall(markdown)
+    markdown = MARKER_LINE.sub(
+        lambda m: PLACEHOLDER.format(id=m.group(1), src=relative(f"traces/{m.group(1)}.json")),
+        markdown,
+    )
+    return markdown, ids
+
+
+def line_ids(html: str) -> set[str]:
+    """The ``{tag}-L{line}`` anchors of a rendered page. / 渲染后页面中的行锚点。"""
+    return set(LINE_ID.findall(html))
+
+
+def collect(process: subprocess.Popen) -> dict[str, dict]:
+    """The recorder's runs, waiting for it. / 等录制进程结束，取回各次运行。"""
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"tools/book/trace.py failed:\n{err[-4000:]}")
+    return json.loads(out)
+
+
+def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]) -> dict[str, dict]:
+    """Pages filled in and anchors checked. / 填入页面并检查锚点。
+
+    ``pages``: page source path -> page URL; ``anchors``: page URL -> its line anchors, in the
+    order the pages were rendered. A function's page is the run's own page when its listing is
+    there, else the first page with an anchor on every line the run recorded in it; a function
+    whose first line has an anchor on some page but whose recorded lines are not all there is an
+    error (a listing that does not show a line that ran).
+    """
+    for run_id, run in runs.items():
+        if run["page"] not in pages:
+            raise RuntimeError(f"run {run_id}: page {run['page']} was not built")
+        run["page"] = pages[run["page"]]
+        lines: dict[str, set[str]] = {}
+        for step in run["steps"]:
+            lines.setdefault(step["fn"], set()).add(f"{step['tag']}-L{step['line']}")
+        for fn, info in run["functions"].items():
+            needed = lines.get(fn, set()) | {f"{info['tag']}-L{info['first']}"}
+            order = [run["page"]] + [url for url in anchors if url != run["page"]]
+            info["page"] = next((url for url in order if needed <= anchors.get(url, set())), None)
+            shown = [url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())]
+            if info["page"] is None and shown:
+                missing = sorted(needed - anchors[shown[0]])
+                raise RuntimeError(
+                    f"run {run_id}: {fn} is listed on {shown[0]} but these recorded lines have no anchor there: {missing}"
+                )
+    return runs
+
+
+def write(site_dir: str, runs: dict[str, dict]) -> None:
+    """``traces/RUN_ID.json`` in the site. / 写出站点中的 ``traces/RUN_ID.json``。"""
+    folder = Path(site_dir) / "traces"
+    folder.mkdir(parents=True, exist_ok=True)
+    for run_id, run in runs.items():
+        text = json.dumps(run, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8"))
+        if size > MAX_BYTES:
+            raise RuntimeError(f"run {run_id}: {size} bytes (more than {MAX_BYTES}): fold more")
+        (folder / f"{run_id}.json").write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
