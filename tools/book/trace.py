@@ -486,7 +486,8 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
 
     ``pages``: page source path -> page URL; ``anchors``: page URL -> its line anchors, in the
     order the pages were rendered. A function's page is the run's own page when its listing is
-    there, else the first page with an anchor on every line the run recorded in it; a function
+    there, else the first page (the home page last) with an anchor on every line the run recorded
+    in it; a function
     whose first line has an anchor on some page but whose recorded lines are not all there is an
     error (a listing that does not show a line that ran).
     """
@@ -499,7 +500,10 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
             lines.setdefault(step["fn"], set()).add(f"{step['tag']}-L{step['line']}")
         for fn, info in run["functions"].items():
             needed = lines.get(fn, set()) | {f"{info['tag']}-L{info['first']}"}
-            order = [run["page"]] + [url for url in anchors if url != run["page"]]
+            # The run's page first, the home page (whose sample listing repeats one) last.
+            order = [run["page"]] + sorted(
+                (url for url in anchors if url != run["page"]), key=lambda url: url == ""
+            )
             info["page"] = next((url for url in order if needed <= anchors.get(url, set())), None)
             shown = [url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())]
             if info["page"] is None and shown:
