@@ -26,6 +26,7 @@ after the pages are rendered, and writes ``traces/RUN_ID.json``.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -398,25 +399,37 @@ def _arg_count(code) -> int:
     return count
 
 
-def record(run_id: str, page: str, code: str) -> dict:
-    """Run one example under the tracer. / 在追踪器下运行一个示例。"""
+def run_example(code: str, tracer) -> None:
+    """Run an example as the book's example test does, under ``tracer``. / 像示例测试那样运行示例，并挂上追踪函数。
+
+    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. The
+    modules it imports are imported first, untraced: a run never records an import (which would
+    depend on what the process imported before).
+    """
     import torch
 
-    run = RUNS[run_id]
-    recorder = Recorder(run)
-    compiled = compile(code, "<example>", "exec")
+    tree = ast.parse(code)
+    imports = ast.Module([node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))], [])
+    exec(compile(imports, "<example imports>", "exec"), {"__name__": "__example__"})
+    compiled = compile(tree, "<example>", "exec")
     state = torch.get_rng_state()
-    out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            sys.settrace(recorder.global_trace)
+            sys.settrace(tracer)
             try:
                 exec(compiled, {"__name__": "__example__"})
             finally:
                 sys.settrace(None)
     finally:
         torch.set_rng_state(state)
+
+
+def record(run_id: str, page: str, code: str) -> dict:
+    """Run one example under the recorder. / 在录制器下运行一个示例。"""
+    run = RUNS[run_id]
+    recorder = Recorder(run)
+    run_example(code, recorder.global_trace)
     steps = recorder.steps
     if not any(run.subject_of(step["fn"]) for step in steps if "folded" not in step):
         raise RuntimeError(f"run {run_id}: the example never called {run.subject}")
@@ -531,10 +544,6 @@ def main(argv: list[str]) -> int:
     for extra in (str(SRC), str(ROOT)):
         if extra not in sys.path:
             sys.path.insert(0, extra)
-    # The example's imports find our packages loaded: no import is recorded as a run's first step.
-    import annotated_nn  # noqa: F401
-    import annotated_optim  # noqa: F401
-
     examples = marked_examples()
     unknown = sorted(set(examples) - set(RUNS))
     if unknown:
