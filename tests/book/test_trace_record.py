@@ -16,6 +16,7 @@ written by the build to ``traces/RUN_ID.json``. These tests read the built site 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -52,13 +53,19 @@ def runs(book) -> dict[str, dict]:
     return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")}
 
 
-def _ours(code) -> str | None:
-    """The file of a code object under annotated_src/annotated_nn or annotated_optim, else None."""
+@functools.lru_cache(maxsize=None)
+def _ours(filename: str) -> str | None:
+    """The path of a file under annotated_src/annotated_nn or annotated_optim, else None."""
     try:
-        rel = Path(code.co_filename).resolve().relative_to(SRC)
+        rel = Path(filename).resolve().relative_to(SRC)
     except ValueError:
         return None
     return rel.as_posix() if rel.parts[0] in ("annotated_nn", "annotated_optim") else None
+
+
+def _name(code) -> str:
+    """The qualname; for a comprehension or lambda (not unique in its function) with its first line."""
+    return code.co_qualname + (f"@{code.co_firstlineno}" if code.co_name.startswith("<") else "")
 
 
 def raw_events(code: str) -> list[tuple[str, str, int, str]]:
@@ -66,14 +73,14 @@ def raw_events(code: str) -> list[tuple[str, str, int, str]]:
     events: list[tuple[str, str, int, str]] = []
 
     def local(frame, event, arg):
-        events.append((_ours(frame.f_code), frame.f_code.co_qualname, frame.f_lineno, event))
+        events.append((_ours(frame.f_code.co_filename), _name(frame.f_code), frame.f_lineno, event))
         return local
 
     def global_(frame, event, arg):
-        path = _ours(frame.f_code)
+        path = _ours(frame.f_code.co_filename)
         if path is None:
             return None
-        events.append((path, frame.f_code.co_qualname, frame.f_lineno, "call"))
+        events.append((path, _name(frame.f_code), frame.f_lineno, "call"))
         return local
 
     trace.run_example(code, global_)

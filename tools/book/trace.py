@@ -26,7 +26,6 @@ after the pages are rendered, and writes ``traces/RUN_ID.json``.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import json
@@ -81,7 +80,16 @@ class Run:
         """Whether a call inside the subject is folded. / 主体内部的调用是否折叠。"""
         if fn in self.unfold:
             return False
-        return fn in FOLD or fn.rsplit(".", 1)[-1] in COMPREHENSIONS or _first_owner(fn, self.fold) is not None
+        return fn in FOLD or fn.split("@")[0].rsplit(".", 1)[-1] in COMPREHENSIONS or _first_owner(fn, self.fold) is not None
+
+
+def function_name(code) -> str:
+    """A function's name in a run: its qualname, and the line where it starts when that alone is
+    ambiguous (a comprehension or a lambda: two in one function share a qualname).
+    / 运行中函数的名字：限定名；推导式与 lambda 再加上起始行号。"""
+    if code.co_name.startswith("<"):
+        return f"{code.co_qualname}@{code.co_firstlineno}"
+    return code.co_qualname
 
 
 def _first_owner(fn: str, names: tuple[str, ...]) -> str | None:
@@ -299,7 +307,7 @@ class Recorder:
         return info
 
     def _function(self, code, info) -> str:
-        fn = code.co_qualname
+        fn = function_name(code)
         tag, rel, first, last = info
         self.files[tag] = rel
         self.functions.setdefault(fn, {"tag": tag, "first": first, "last": last, "page": None})
@@ -364,7 +372,7 @@ class Recorder:
     def _local(self, frame, event, arg):
         code = frame.f_code
         info = self._info(code)
-        fn = code.co_qualname
+        fn = function_name(code)
         if event == "line":
             self._ending(frame, event, arg, None)
             now = self._reprs(frame, frame.f_locals)
@@ -402,27 +410,26 @@ def _arg_count(code) -> int:
 def run_example(code: str, tracer) -> None:
     """Run an example as the book's example test does, under ``tracer``. / 像示例测试那样运行示例，并挂上追踪函数。
 
-    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. The
-    modules it imports are imported first, untraced: a run never records an import (which would
-    depend on what the process imported before).
+    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. It
+    runs once untraced first: what it imports (torch imports some modules only on first use, e.g.
+    in a backward pass) is then loaded, so a run never records an import, which would depend on
+    what the process did before, and the tracer does not pay for the imports' many calls.
     """
     import torch
 
-    tree = ast.parse(code)
-    imports = ast.Module([node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))], [])
-    exec(compile(imports, "<example imports>", "exec"), {"__name__": "__example__"})
-    compiled = compile(tree, "<example>", "exec")
-    state = torch.get_rng_state()
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            sys.settrace(tracer)
-            try:
-                exec(compiled, {"__name__": "__example__"})
-            finally:
-                sys.settrace(None)
-    finally:
-        torch.set_rng_state(state)
+    compiled = compile(code, "<example>", "exec")
+    for traced in (None, tracer):
+        state = torch.get_rng_state()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sys.settrace(traced)
+                try:
+                    exec(compiled, {"__name__": "__example__"})
+                finally:
+                    sys.settrace(None)
+        finally:
+            torch.set_rng_state(state)
 
 
 def record(run_id: str, page: str, code: str) -> dict:
