@@ -193,10 +193,10 @@ def test_markers_become_the_players_placeholder(book, runs):
 
 def test_placeholders_of_a_page():
     """The hook's replacement, on its own: the relative URL, one div per marker, nothing else touched."""
-    markdown = "text\n\n<!-- trace: ch06-call -->\n\n```python\nx = 1\n```\n"
-    out, ids = trace.placeholders(markdown, lambda target: "../../" + target)
+    html = '<p>text</p>\n<!-- trace: ch06-call -->\n\n<div class="highlight"></div>\n'
+    out, ids = trace.placeholders(html, lambda target: "../../" + target)
     assert ids == ["ch06-call"]
     assert out == (
-        'text\n\n<div class="book-trace" data-trace-id="ch06-call"'
-        ' data-trace-src="../../traces/ch06-call.json"></div>\n\n```python\nx = 1\n```\n'
+        '<p>text</p>\n<div class="book-trace" data-trace-id="ch06-call"'
+        ' data-trace-src="../../traces/ch06-call.json"></div>\n\n<div class="highlight"></div>\n'
     )

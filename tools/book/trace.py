@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -460,32 +461,44 @@ MAX_BYTES = 200_000
 
 
 def start() -> subprocess.Popen:
-    """Record the runs in a fresh process, in the background. / 在后台的新进程中录制。"""
+    """Record the runs in a fresh process, in the background. / 在后台的新进程中录制。
+
+    Its output goes to temporary files, not pipes: a process nobody collects (a test that runs
+    only ``on_config``) still finishes instead of blocking on a full pipe.
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(SRC), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
-    return subprocess.Popen(
+    out, err = tempfile.TemporaryFile("w+", encoding="utf-8"), tempfile.TemporaryFile("w+", encoding="utf-8")
+    process = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve())],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
     )
+    process.output = out, err
+    return process
 
 
-def placeholders(markdown: str, relative) -> tuple[str, list[str]]:
-    """Each marker replaced by the player's placeholder; the run ids. / 把每个标记换成播放器的占位元素。
+def stop(process: subprocess.Popen) -> None:
+    """Stop a recorder nobody will collect. / 停止不会被取回结果的录制进程。"""
+    process.kill()
+    process.wait()
+    for file in process.output:
+        file.close()
+
+
+def placeholders(html: str, relative) -> tuple[str, list[str]]:
+    """Each marker (an HTML comment line, as Markdown left it) replaced by the player's
+    placeholder; the run ids. / 把每个标记（Markdown 原样留下的 HTML 注释行）换成播放器的占位元素。
 
     ``relative(path)`` gives a site path relative to the page.
     """
-    ids = MARKER_LINE.findall(markdown)
-    markdown = MARKER_LINE.sub(
+    ids = MARKER_LINE.findall(html)
+    html = MARKER_LINE.sub(
         lambda m: PLACEHOLDER.format(id=m.group(1), src=relative(f"traces/{m.group(1)}.json")),
-        markdown,
+        html,
     )
-    return markdown, ids
+    return html, ids
 
 
 def line_ids(html: str) -> set[str]:
@@ -495,10 +508,15 @@ def line_ids(html: str) -> set[str]:
 
 def collect(process: subprocess.Popen) -> dict[str, dict]:
     """The recorder's runs, waiting for it. / 等录制进程结束，取回各次运行。"""
-    out, err = process.communicate()
+    process.wait()
+    texts = []
+    for file in process.output:
+        with file:
+            file.seek(0)
+            texts.append(file.read())
     if process.returncode != 0:
-        raise RuntimeError(f"tools/book/trace.py failed:\n{err[-4000:]}")
-    return json.loads(out)
+        raise RuntimeError(f"tools/book/trace.py failed:\n{texts[1][-4000:]}")
+    return json.loads(texts[0])
 
 
 def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]) -> dict[str, dict]:
