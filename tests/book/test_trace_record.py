@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from tools.book import trace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +49,9 @@ def test_the_nine_runs_of_the_issue_are_marked():
 def runs(book) -> dict[str, dict]:
     """The built records, by run id."""
     folder = book.site / "traces"
-    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")}
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")
+    }
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,14 +116,20 @@ def test_the_record_is_what_runs_now(run_id, runs):
         if "folded" in step:
             calls = lines = 0
             # One step for the call, and for calls of the same function right after it.
-            while index < len(events) and events[index][:2] == (path, step["fn"]) and events[index][3] == "call":
+            while (
+                index < len(events)
+                and events[index][:2] == (path, step["fn"])
+                and events[index][3] == "call"
+            ):
                 index, more = _skip_call(events, index)
                 calls, lines = calls + 1, lines + more
             assert calls and lines == step["folded"], (where, calls, lines)
             continue
         assert events[index] == (path, step["fn"], step["line"], step["ev"]), (where, events[index])
         index += 1
-    assert index == len(events), f"{run_id}: the record ends before the run does: {events[index:index + 3]}"
+    assert index == len(events), (
+        f"{run_id}: the record ends before the run does: {events[index : index + 3]}"
+    )
 
 
 @pytest.mark.parametrize("run_id", IDS)
@@ -152,7 +159,9 @@ def test_listed_functions_have_their_lines_anchored(runs, book):
                 continue
             if page not in pages:
                 pages[page] = book.html(page)
-            missing = [n for n in sorted(lines) if f'id="{functions[fn]["tag"]}-L{n}"' not in pages[page]]
+            missing = [
+                n for n in sorted(lines) if f'id="{functions[fn]["tag"]}-L{n}"' not in pages[page]
+            ]
             assert not missing, f"{run_id}: {fn} on {page} lacks the anchors of lines {missing}"
         assert any(info["page"] == run["page"] for info in functions.values()), run_id
 
@@ -186,7 +195,9 @@ def test_markers_become_the_players_placeholder(book, runs):
         assert target == (book.site / "traces" / f"{run_id}.json").resolve()
         first_line = code.splitlines()[0]
         after = re.sub(r"<[^>]+>", "", html[match.end() : match.end() + 3000])
-        assert first_line in after.replace("&quot;", '"'), f"{run_id}: the block after the placeholder is not its example"
+        assert first_line in after.replace("&quot;", '"'), (
+            f"{run_id}: the block after the placeholder is not its example"
+        )
     for path in book.pages():
         assert "<!-- trace:" not in path.read_text(encoding="utf-8"), path
 

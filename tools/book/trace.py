@@ -49,7 +49,9 @@ DOCS = ROOT / "docs"
 PACKAGES = ("annotated_nn", "annotated_optim")
 
 # A marker, a blank line, the example block that is run.
-MARKER = re.compile(r"^<!-- trace: ([a-z0-9-]+) -->\n\n```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+MARKER = re.compile(
+    r"^<!-- trace: ([a-z0-9-]+) -->\n\n```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S
+)
 MARKER_LINE = re.compile(r"^<!-- trace: ([a-z0-9-]+) -->$", re.M)
 REPR_LIMIT = 80
 MAX_STEPS = 600
@@ -81,7 +83,11 @@ class Run:
         """Whether a call inside the subject is folded. / 主体内部的调用是否折叠。"""
         if fn in self.unfold:
             return False
-        return fn in FOLD or fn.split("@")[0].rsplit(".", 1)[-1] in COMPREHENSIONS or _first_owner(fn, self.fold) is not None
+        return (
+            fn in FOLD
+            or fn.split("@")[0].rsplit(".", 1)[-1] in COMPREHENSIONS
+            or _first_owner(fn, self.fold) is not None
+        )
 
 
 def function_name(code) -> str:
@@ -193,7 +199,9 @@ def marked_examples(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
         runs = {m.group(1): m.group(2) for m in MARKER.finditer(text)}
         for run_id in ids:
             if run_id not in runs:
-                raise ValueError(f"{path}: <!-- trace: {run_id} --> is not followed by a blank line and a ```python block")
+                raise ValueError(
+                    f"{path}: <!-- trace: {run_id} --> is not followed by a blank line and a ```python block"
+                )
             if run_id in found:
                 raise ValueError(f"{path}: run {run_id} is marked twice")
             found[run_id] = (path.relative_to(docs).as_posix(), runs[run_id])
@@ -221,12 +229,18 @@ def _short(value, level: int) -> str:
     import torch
 
     if isinstance(value, torch.Tensor):
-        kind = "Parameter" if isinstance(value, torch.nn.Parameter) or type(value).__name__ == "Parameter" else "Tensor"
+        kind = (
+            "Parameter"
+            if isinstance(value, torch.nn.Parameter) or type(value).__name__ == "Parameter"
+            else "Tensor"
+        )
         if _is_lazy(value):
             return f"Uninitialized{kind}"
         shape = tuple(value.shape)
         return f"{kind}(shape={shape}, dtype={str(value.dtype).replace('torch.', '')})"
-    if value is None or isinstance(value, (bool, int, float, complex, torch.dtype, torch.device, torch.Size, range, slice)):
+    if value is None or isinstance(
+        value, (bool, int, float, complex, torch.dtype, torch.device, torch.Size, range, slice)
+    ):
         return repr(value)
     if isinstance(value, str):
         return repr(value)
@@ -303,7 +317,12 @@ class Recorder:
                 module = module.removesuffix(".__init__")
                 tag = line_tag(module)
                 lines = [line for _, _, line in code.co_lines() if line]
-                info = (tag, rel.as_posix(), code.co_firstlineno, max(lines + [code.co_firstlineno]))
+                info = (
+                    tag,
+                    rel.as_posix(),
+                    code.co_firstlineno,
+                    max(lines + [code.co_firstlineno]),
+                )
             self._codes[code] = info
         return info
 
@@ -315,7 +334,14 @@ class Recorder:
         return fn
 
     def _step(self, info, line, fn, ev, vars_) -> dict:
-        step = {"tag": info[0], "line": line, "fn": fn, "ev": ev, "depth": self.depth, "vars": vars_}
+        step = {
+            "tag": info[0],
+            "line": line,
+            "fn": fn,
+            "ev": ev,
+            "depth": self.depth,
+            "vars": vars_,
+        }
         self.steps.append(step)
         return step
 
@@ -398,7 +424,11 @@ class Recorder:
     @staticmethod
     def _reprs(frame, names) -> dict[str, str]:
         local = frame.f_locals
-        return {name: short(local[name]) for name in names if name in local and not name.startswith("__")}
+        return {
+            name: short(local[name])
+            for name in names
+            if name in local and not name.startswith("__")
+        }
 
 
 def _arg_count(code) -> int:
@@ -470,10 +500,17 @@ def start() -> subprocess.Popen:
     env["PYTHONPATH"] = os.pathsep.join(
         [str(SRC), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
-    out, err = tempfile.TemporaryFile("w+", encoding="utf-8"), tempfile.TemporaryFile("w+", encoding="utf-8")
+    out, err = (
+        tempfile.TemporaryFile("w+", encoding="utf-8"),
+        tempfile.TemporaryFile("w+", encoding="utf-8"),
+    )
     process = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve())],
-        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=err,
     )
     process.output = out, err
     return process
@@ -519,7 +556,9 @@ def collect(process: subprocess.Popen) -> dict[str, dict]:
     return json.loads(texts[0])
 
 
-def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]) -> dict[str, dict]:
+def finish(
+    runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]
+) -> dict[str, dict]:
     """Pages filled in and anchors checked. / 填入页面并检查锚点。
 
     ``pages``: page source path -> page URL; ``anchors``: page URL -> its line anchors, in the
@@ -543,7 +582,9 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
                 (url for url in anchors if url != run["page"]), key=lambda url: url == ""
             )
             info["page"] = next((url for url in order if needed <= anchors.get(url, set())), None)
-            shown = [url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())]
+            shown = [
+                url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())
+            ]
             if info["page"] is None and shown:
                 missing = sorted(needed - anchors[shown[0]])
                 raise RuntimeError(
