@@ -6,19 +6,22 @@ always records the code as it is now::
     python tools/book/trace.py            # prints {"RUN_ID": run, …} as JSON
 
 A page marks the example it wants recorded with a line ``<!-- trace: RUN_ID -->`` right above the
-example's ```python block (notes/TRACE.md). The example runs as the book's example test runs it
-(fresh globals, its printing discarded, torch's RNG state restored) under ``sys.settrace``,
-restricted to frames whose code lives in annotated_src/annotated_nn or annotated_src/annotated_optim.
+example's ```python block (notes/TRACE.md), and ``RUNS`` below says what the run is about. The
+example runs as the book's example test runs it (fresh globals, its printing discarded, torch's
+RNG state restored), once untraced, then under ``sys.settrace``, restricted to frames whose code
+lives in annotated_src/annotated_nn or annotated_src/annotated_optim.
 
 What a run records (one step per event, the JSON of notes/TRACE.md §2):
 
 - ``call`` (the function's first line, its arguments), ``line`` (the line about to run, the locals
   that changed since the frame's previous step), ``return`` (the value), ``exception``;
 - values as short reprs: tensors by shape and dtype, modules by class name, dicts by their keys;
-- what does not teach is **folded** into one step ``{"ev": "line", "folded": N}`` at the folded
-  function's first line: every call the example makes before the run's subject is reached (building
-  the model, registering hooks), and, inside the subject, the bookkeeping of ``FOLD`` (attribute
-  routing, handles, the global-hook test) unless the run is about it.
+- what does not teach is **folded** into one step ``{"ev": "line", "folded": N}`` (N lines ran)
+  at the folded function's first line, with its return value or the exception it let through:
+  every call the example makes into our code outside the run's subject (building the model,
+  registering hooks, later calls), and, inside the subject, comprehensions and the bookkeeping of
+  ``FOLD`` (attribute routing, construction, container indexing, handles) unless the run is
+  about it. Calls of one folded function in a row make one step.
 
 The hook fills in each function's page (the page whose listing has the function's line anchors)
 after the pages are rendered, and writes ``traces/RUN_ID.json``.
