@@ -188,7 +188,18 @@ RUNS: dict[str, Run] = {
         "register_parametrization 与读取参数化的权重",
         "register_parametrization and a read of the parametrized weight",
         subject=("register_parametrization", "_inject_property.<locals>.get_parametrized"),
-        fold=("Module._wrapped_call_impl",),
+        # 中: 注册子模块与参数、容器、遍历属于第 2、4、5 章，这里只留一步。
+        # EN: Registering submodules and parameters, containers and walking the tree are chapters
+        # EN: 2, 4 and 5: one step each here.
+        fold=(
+            "Module._wrapped_call_impl",
+            "Module.add_module",
+            "Module.register_parameter",
+            "Module.train",
+            "Module.children",
+            "ModuleList",
+            "ModuleDict",
+        ),
     ),
 }
 
