@@ -17,6 +17,10 @@
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
 - ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
+- Recorded runs (tools/book/trace.py): ``on_config`` starts the recorder in a fresh process too;
+  ``on_page_content`` replaces each ``<!-- trace: RUN_ID -->`` marker with the player's
+  placeholder and notes the page's line anchors; ``on_post_build`` gives each recorded function
+  the page that lists it, checks the anchors and writes ``traces/RUN_ID.json``.
 
 ``BOOK_PLACEHOLDERS=1`` adds a stub for each chapter in the nav that does not exist yet (for
 building the book while the chapters are being written; never set in tests or CI).
@@ -24,6 +28,7 @@ building the book while the chapters are being written; never set in tests or CI
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -47,6 +52,12 @@ import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
 import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
+
+# tools/book/trace.py under a name of its own: ``import trace`` could be the standard library's.
+_spec = importlib.util.spec_from_file_location("book_trace", HERE / "trace.py")
+trace = importlib.util.module_from_spec(_spec)
+sys.modules["book_trace"] = trace  # dataclasses look their module up while it runs
+_spec.loader.exec_module(trace)
 
 log = logging.getLogger("mkdocs.hooks.book")
 
@@ -98,6 +109,11 @@ def on_config(config, **kwargs):
     """Reset per-build state. / 重置每次构建的状态。"""
     _state.clear()
     _state["generator"] = _start_generator()
+    # 中: 录制运行（tools/book/trace.py）也在后台的新进程里进行，与页面渲染同时。
+    # EN: The recorded runs (tools/book/trace.py) run in a fresh background process too, while
+    # EN: the pages render.
+    _state["tracer"] = trace.start()
+    _state["trace_pages"], _state["trace_marked"], _state["trace_anchors"] = {}, {}, {}
     _state["edit_base"] = _repo_edit_base(config)
     _state["fragments"] = {}
     # 中: 仓库地址只来自配置：环境变量 BOOK_REPO_URL 优先，其次 mkdocs.yml 的 repo_url；都没有时
@@ -379,6 +395,10 @@ def _diagram_in_both_languages(match: re.Match) -> str:
 def on_page_content(html, page, config, files, **kwargs):
     """Listings, comparisons, one language at a time. / 代码清单、与 torch 的对照、一次一种语言。"""
     html = SLOT.sub(lambda m: _listing_and_comparison(m, page), html)
+    html, run_ids = trace.placeholders(html, lambda target: _relative(page, target))
+    _state["trace_pages"][page.file.src_uri] = page.url
+    if run_ids:
+        _state["trace_marked"][page.url] = run_ids
     html = DIAGRAM_LINK.sub(_diagram_in_both_languages, html)
     html = html.replace(listings.DIVERGENCES_LINK, _relative(page, "generated/divergences/"))
     html = panels.mark_comment_languages(html)
@@ -393,7 +413,9 @@ def on_page_content(html, page, config, files, **kwargs):
         html = bilingual.split_elements(html, (tag,))
     html = bilingual.split_elements(html, HEADING_TAGS, separators=(" / ", " · "))
     html = bilingual.join_chinese_lines(html)
-    return panels.unique_ids(html)
+    html = panels.unique_ids(html)
+    _state["trace_anchors"][page.url] = trace.line_ids(html)
+    return html
 
 
 # Whitespace whose layout matters: preformatted text, scripts, styles.
@@ -442,6 +464,17 @@ def on_post_build(config, **kwargs):
     folder.mkdir(parents=True, exist_ok=True)
     for name, fragment in _state.get("fragments", {}).items():
         (folder / name).write_text(fragment, encoding="utf-8")
+    try:
+        runs = trace.collect(_state["tracer"])
+        marked = {run_id for ids in _state["trace_marked"].values() for run_id in ids}
+        if set(runs) != marked:
+            raise RuntimeError(f"recorded runs {sorted(runs)} but the pages mark {sorted(marked)}")
+        trace.write(
+            config["site_dir"],
+            trace.finish(runs, _state["trace_pages"], _state["trace_anchors"]),
+        )
+    except RuntimeError as error:
+        raise PluginError(str(error)) from error
 
 
 def on_serve(server, config, builder, **kwargs):
