@@ -124,28 +124,41 @@
     return lang() === "en" ? en : zh;
   }
 
-  /* For every step, the frame's locals known so far and the names this step changed. */
+  /*
+   * For every step: its frame (the call it belongs to), the frames it is nested in, the frame's
+   * locals known so far and the names this step changed. Frames follow the events: a call opens
+   * one, a return closes it after its step; a step of a function that is not the innermost open
+   * one closes frames down to it (they were left by an exception), or, when no open frame is
+   * its function's, opens one (the recording began inside it). A folded step is a frame of its
+   * own, closed at once.
+   */
   function frames(steps) {
     var stack = [];
     return steps.map(function (step) {
-      var d = step.depth || 0;
-      var frame = stack[d];
-      if (step.ev === "call" || !frame || frame.fn !== step.fn) {
-        frame = { fn: step.fn, locals: {} };
-        stack[d] = frame;
+      var frame = null;
+      if (step.ev !== "call" && !step.folded) {
+        for (var k = stack.length - 1; k >= 0; k--) {
+          if (stack[k].fn === step.fn) { frame = stack[k]; stack.length = k + 1; break; }
+        }
       }
-      stack.length = d + 1;
+      if (!frame) {
+        frame = { fn: step.fn, locals: {}, parent: stack[stack.length - 1] || null };
+        stack.push(frame);
+      }
       var changed = Object.keys(step.vars || {});
       if (step.ev === "call" || step.ev === "line") {
         changed.forEach(function (name) { frame.locals[name] = step.vars[name]; });
       }
       var locals = {};
       for (var name in frame.locals) locals[name] = frame.locals[name];
-      return {
+      var info = {
+        frame: frame,
         locals: locals,
         changed: changed,
         stack: stack.map(function (f) { return f.fn; })
       };
+      if (step.ev === "return" || step.folded) stack.pop();
+      return info;
     });
   }
 
@@ -267,17 +280,28 @@
       if (name === "next") target = i + 1;
       else if (name === "prev") target = i - 1;
       else if (name === "next-call") target = self.find(i, function (s) { return s.ev === "call"; });
-      else if (name === "return") {
-        var here = steps[i];
-        var depth = here ? (here.depth || 0) - (here.ev === "return" ? 1 : 0) : 0;
-        target = self.find(i, function (s) {
-          return (s.ev === "return" || s.ev === "exception") && (s.depth || 0) <= depth;
-        });
-      }
+      else if (name === "return") target = self.end(i);
       if (target < 0) target = 0;
       self.go(target);
     });
   };
+
+  /* The last step of the frame of step i (its return, when recorded); from that step, the last
+     of the caller's. */
+  Player.prototype.end = function (i) {
+    var info = this.info;
+    if (i < 0) return info.length - 1;
+    for (var frame = info[i].frame; frame; frame = frame.parent) {
+      var last = i;
+      for (var k = i + 1; k < info.length && within(info[k].frame, frame); k++) last = k;
+      if (last > i) return last;
+    }
+    return i;
+  };
+  function within(frame, outer) {
+    for (; frame; frame = frame.parent) if (frame === outer) return true;
+    return false;
+  }
 
   Player.prototype.find = function (from, test) {
     var steps = this.data.steps;
@@ -391,7 +415,7 @@
     this.buttons.prev.disabled = !!data && i <= 0;
     this.buttons.next.disabled = !!data && i >= n - 1;
     this.buttons.call.disabled = !!data && this.find(i, function (s) { return s.ev === "call"; }) === i;
-    this.buttons.ret.disabled = !!data && i >= n - 1;
+    this.buttons.ret.disabled = !!data && (i < 0 || this.end(i) === i);
     this.scrub.disabled = !data;
     this.scrub.value = String(Math.max(0, i));
 

@@ -28,8 +28,7 @@ CALL_IMPL = "Module._call_impl"
 CURRENT = "() => [...document.querySelectorAll('.book-line--current')].map(e => e.id)"
 # Whether a step's line has a listing row on this page, for every step of the run.
 ON_PAGE = "steps => steps.map(s => !!document.getElementById(s.tag + '-L' + s.line))"
-# The current line lies in the window, below the header and above the docked player (with a
-# smooth scroll under way, the test waits for this).
+# The current line lies in the window, below the header and above the docked player.
 LINE_IN_VIEW = """(player) => {
   const line = document.querySelector('.book-line--current');
   if (!line) return false;
@@ -38,6 +37,15 @@ LINE_IN_VIEW = """(player) => {
   const box = line.getBoundingClientRect();
   return box.top >= header.bottom - 1 && box.bottom <= panel.top + 1 && box.bottom <= innerHeight;
 }"""
+
+
+# True once the page has stopped scrolling (the same scrollY at two polls in a row).
+SETTLED = "() => { const same = window.__traceY === scrollY; window.__traceY = scrollY; return same; }"
+
+
+def settle(page) -> None:
+    """Wait for a smooth scroll to end."""
+    page.wait_for_function(SETTLED, polling=250, timeout=10000)
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +118,8 @@ def test_next_walks_through_call_impl_and_back_goes_back(page, server, run, scre
         index -= 1
         assert page.evaluate(CURRENT) == expected[index], index
     assert step_number(page) == last + 1
-    page.wait_for_function(LINE_IN_VIEW, arg=PLAYER, timeout=5000)
+    settle(page)
+    assert page.evaluate(LINE_IN_VIEW, PLAYER)
     # The values: at the call of _call_impl, its arguments by name and value.
     call = next(i for i, s in enumerate(run["steps"]) if s["fn"] == CALL_IMPL and s["ev"] == "call")
     while index > call:
@@ -122,7 +131,8 @@ def test_next_walks_through_call_impl_and_back_goes_back(page, server, run, scre
     for name, value in run["steps"][call]["vars"].items():
         assert name in values and value in values, (name, value, values)
     assert CALL_IMPL in player.locator(".book-trace-where").inner_text()
-    page.screenshot(path=str(screenshots / "trace-1280-zh.png"))
+    settle(page)
+    page.screenshot(path=str(screenshots / "trace-walk-1280-zh.png"))
     check_clean(page)
 
 
@@ -177,15 +187,18 @@ def test_jump_to_next_call_and_return(page, server, run):
     call = step_number(page) - 1
     assert steps[call]["ev"] == "call", steps[call]
     assert all(s["ev"] != "call" for s in steps[1:call])
-    depth = steps[call].get("depth", 0)
     player.locator('button[data-trace="return"]').click()
-    end = step_number(page) - 1
-    assert steps[end]["ev"] in ("return", "exception") and steps[end].get("depth", 0) == depth
-    assert steps[end]["fn"] == steps[call]["fn"]
-    assert not any(
-        s["ev"] in ("return", "exception") and s.get("depth", 0) <= depth
-        for s in steps[call + 1 : end]
-    )
+    # The return that matches this call: calls and returns in between pair up.
+    level = 0
+    for end in range(call + 1, len(steps)):
+        if steps[end]["ev"] == "call":
+            level += 1
+        elif steps[end]["ev"] == "return":
+            if level == 0:
+                break
+            level -= 1
+    assert steps[end]["ev"] == "return" and steps[end]["fn"] == steps[call]["fn"], steps[end]
+    assert step_number(page) == end + 1
 
 
 def test_the_scrubber_and_the_close_button(page, server, run):
@@ -281,7 +294,8 @@ def test_docked_player_stays_on_screen_and_off_the_current_line(
         for index in (wanted[0], wanted[len(wanted) // 2], wanted[-1]):
             player.locator("input[type=range]").fill(str(index))
             assert page.evaluate(CURRENT) == expected[index]
-            page.wait_for_function(LINE_IN_VIEW, arg=PLAYER, timeout=5000)
+            settle(page)
+            assert page.evaluate(LINE_IN_VIEW, PLAYER), index
             panel = player.locator(".book-trace-panel").bounding_box()
             assert panel["x"] >= 0 and panel["x"] + panel["width"] <= width + 0.5, panel
             assert panel["y"] >= 0 and panel["y"] + panel["height"] <= height + 0.5, panel
