@@ -24,6 +24,7 @@ building the book while the chapters are being written; never set in tests or CI
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -47,6 +48,12 @@ import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
 import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
+
+# tools/book/trace.py under a name of its own: ``import trace`` could be the standard library's.
+_spec = importlib.util.spec_from_file_location("book_trace", HERE / "trace.py")
+trace = importlib.util.module_from_spec(_spec)
+sys.modules["book_trace"] = trace  # dataclasses look their module up while it runs
+_spec.loader.exec_module(trace)
 
 log = logging.getLogger("mkdocs.hooks.book")
 
@@ -98,6 +105,11 @@ def on_config(config, **kwargs):
     """Reset per-build state. / 重置每次构建的状态。"""
     _state.clear()
     _state["generator"] = _start_generator()
+    # 中: 录制运行（tools/book/trace.py）也在后台的新进程里进行，与页面渲染同时。
+    # EN: The recorded runs (tools/book/trace.py) run in a fresh background process too, while
+    # EN: the pages render.
+    _state["tracer"] = trace.start()
+    _state["trace_pages"], _state["trace_marked"], _state["trace_anchors"] = {}, {}, {}
     _state["edit_base"] = _repo_edit_base(config)
     _state["fragments"] = {}
     # 中: 仓库地址只来自配置：环境变量 BOOK_REPO_URL 优先，其次 mkdocs.yml 的 repo_url；都没有时
@@ -277,6 +289,10 @@ CHAPTER_MAP = "<!-- book:chapter-map -->"
 def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
     markdown = numbering.number_heading(markdown, page.file.src_uri)
+    markdown, run_ids = trace.placeholders(markdown, lambda target: _relative(page, target))
+    _state["trace_pages"][page.file.src_uri] = page.url
+    if run_ids:
+        _state["trace_marked"][page.url] = run_ids
     if CHAPTER_MAP in markdown:
         chapter_map = numbering.chapter_map(
             config["nav"],
@@ -393,7 +409,9 @@ def on_page_content(html, page, config, files, **kwargs):
         html = bilingual.split_elements(html, (tag,))
     html = bilingual.split_elements(html, HEADING_TAGS, separators=(" / ", " · "))
     html = bilingual.join_chinese_lines(html)
-    return panels.unique_ids(html)
+    html = panels.unique_ids(html)
+    _state["trace_anchors"][page.url] = trace.line_ids(html)
+    return html
 
 
 def on_post_page(output, page, config, **kwargs):
@@ -421,6 +439,17 @@ def on_post_build(config, **kwargs):
     folder.mkdir(parents=True, exist_ok=True)
     for name, fragment in _state.get("fragments", {}).items():
         (folder / name).write_text(fragment, encoding="utf-8")
+    try:
+        runs = trace.collect(_state["tracer"])
+        marked = {run_id for ids in _state["trace_marked"].values() for run_id in ids}
+        if set(runs) != marked:
+            raise RuntimeError(f"recorded runs {sorted(runs)} but the pages mark {sorted(marked)}")
+        trace.write(
+            config["site_dir"],
+            trace.finish(runs, _state["trace_pages"], _state["trace_anchors"]),
+        )
+    except RuntimeError as error:
+        raise PluginError(str(error)) from error
 
 
 def on_serve(server, config, builder, **kwargs):
