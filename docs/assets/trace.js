@@ -101,27 +101,20 @@
     return (href || "./") + hash;
   }
 
-  /* The title of a page of the site as its navigation link shows it (both languages' spans). */
+  /* The title of a page of the site as its navigation link shows it (a copy: the build's
+     .book-zh / .book-en halves, of which book.css shows the reader's), or its path. */
   function pageTitle(path) {
     var target = new URL(path, siteRoot()).href;
     var links = document.querySelectorAll(".md-nav__link[href]");
     for (var i = 0; i < links.length; i++) {
-      if (links[i].href === target) {
+      if (links[i].href.split("#")[0] === target) {
         var text = links[i].querySelector(".md-ellipsis") || links[i];
-        return text.textContent.trim();
+        var copy = document.createDocumentFragment();
+        for (var node = text.firstChild; node; node = node.nextSibling) copy.appendChild(node.cloneNode(true));
+        return copy;
       }
     }
-    return path;
-  }
-
-  /* "中文 / English" titles from the navigation: the reader's half. */
-  var HAS_CJK = /[\u3400-\u9fff]/;
-  function half(text) {
-    var halves = text.split(" / ");
-    if (halves.length !== 2) return text;
-    var zh = HAS_CJK.test(halves[0]) ? halves[0] : halves[1];
-    var en = HAS_CJK.test(halves[0]) ? halves[1] : halves[0];
-    return lang() === "en" ? en : zh;
+    return document.createTextNode(path);
   }
 
   /*
@@ -342,17 +335,30 @@
   };
 
   /* Scroll `line` into the part of the window the header and the docked panel leave free, only
-     when it is not (entirely) there already. */
+     when it is not (entirely) there already. While a smooth scroll is under way, "there" is where
+     that scroll ends (a reader stepping fast would otherwise be carried past the line). */
+  var scrollTarget = null;
+  var scrollTimer = 0;
+  function scrolled() { scrollTarget = null; }
+  window.addEventListener("scrollend", scrolled);
   function reveal(line, panel) {
     var header = document.querySelector(".md-header");
     var top = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
     var bottom = panel ? panel.getBoundingClientRect().top : window.innerHeight;
     var box = line.getBoundingClientRect();
-    if (box.top >= top + 4 && box.bottom <= bottom - 4) return;
+    var y = scrollTarget === null ? window.scrollY : scrollTarget;
+    var lineTop = box.top + window.scrollY - y;
+    if (lineTop >= top + 4 && lineTop + box.height <= bottom - 4) return;
     var room = bottom - top;
     var offset = Math.min(room / 3, Math.max(8, room - box.height - 8));
+    var end = document.documentElement.scrollHeight - window.innerHeight;
+    scrollTarget = Math.max(0, Math.min(end, y + lineTop - top - offset));
     var smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollTo({ top: window.scrollY + box.top - top - offset, behavior: smooth ? "smooth" : "auto" });
+    window.scrollTo({ top: scrollTarget, behavior: smooth ? "smooth" : "auto" });
+    if (!("onscrollend" in window)) {
+      clearTimeout(scrollTimer);
+      scrollTimer = setTimeout(scrolled, smooth ? 1500 : 0);
+    }
   }
 
   Player.prototype.dock = function () {
@@ -455,7 +461,8 @@
     var away = el("div", "book-trace-away");
     if (fn && fn.page) {
       away.appendChild(document.createTextNode(w.elsewhere + " "));
-      var link = el("a", "book-trace-page", half(pageTitle(fn.page)));
+      var link = el("a", "book-trace-page");
+      link.appendChild(pageTitle(fn.page));
       link.href = relativeHref(fn.page, "#" + step.tag + "-L" + step.line);
       away.appendChild(link);
     } else {

@@ -44,7 +44,8 @@ SETTLED = "() => { const same = window.__traceY === scrollY; window.__traceY = s
 
 
 def settle(page) -> None:
-    """Wait for a smooth scroll to end."""
+    """Wait for a smooth scroll to end (polls 250 ms apart; one has begun by the second)."""
+    page.evaluate("delete window.__traceY")
     page.wait_for_function(SETTLED, polling=250, timeout=10000)
 
 
