@@ -41,10 +41,11 @@
       line: "第 {n} 行",
       call_: "进入，参数：", line_: "", return_: "返回：", exception_: "抛出：",
       changed: "本步改变", none: "（本步没有变量改变）",
-      folded: function (n) { return "（折叠了 " + n + " 行簿记代码）"; },
+      folded: function (n) { return "（折叠了 " + n + " 行）"; },
       elsewhere: "这一行不在本页，见",
       unlisted: "这一行所在的函数没有在书中列出。",
       docked: "播放器停靠在窗口底部。",
+      undock: "放回这里",
       back: "回到例子"
     },
     en: {
@@ -62,10 +63,11 @@
       line: "line {n}",
       call_: "called with:", line_: "", return_: "returns:", exception_: "raises:",
       changed: "changed by this step", none: "(no variable changed)",
-      folded: function (n) { return "(" + n + " lines of bookkeeping folded)"; },
+      folded: function (n) { return "(" + n + " lines folded)"; },
       elsewhere: "This line is not on this page; see",
       unlisted: "This line's function is not listed in the book.",
       docked: "The player is docked at the bottom of the window.",
+      undock: "put it back here",
       back: "back to the example"
     }
   };
@@ -223,7 +225,7 @@
 
     this.where = el("div", "book-trace-where");
     this.vars = el("div", "book-trace-vars");
-    this.vars.setAttribute("aria-live", "polite");
+    this.where.setAttribute("aria-live", "polite");
     panel.appendChild(head);
     panel.appendChild(controls);
     panel.appendChild(this.where);
@@ -409,7 +411,7 @@
     this.close.setAttribute("aria-label", w.closeTitle);
     this.node.setAttribute("aria-label", title);
     this.stubText.textContent = w.docked;
-    this.stubBack.textContent = w.close;
+    this.stubBack.textContent = w.undock;
     var labels = { prev: [w.prev, w.prevTitle], next: [w.next, w.nextTitle], call: [w.call, w.callTitle], ret: [w.ret, w.retTitle] };
     for (var key in labels) {
       this.buttons[key].textContent = labels[key][0];
@@ -483,7 +485,10 @@
       return;
     }
     if (label) vars.appendChild(el("span", "book-trace-ev", label));
-    var names = Object.keys(info.locals);
+    // What this step changed first, then the rest of the frame's locals.
+    var names = Object.keys(info.locals).sort(function (a, b) {
+      return (info.changed.indexOf(b) >= 0) - (info.changed.indexOf(a) >= 0);
+    });
     if (!names.length && step.ev === "line") {
       vars.appendChild(el("span", "book-trace-none", w.none));
       return;
