@@ -81,17 +81,9 @@
     return node;
   }
 
-  /* The site's root URL, from Material's configuration (its base is relative to the page). */
-  function siteRoot() {
-    var node = document.getElementById("__config");
-    var base = ".";
-    try { base = JSON.parse(node.textContent).base || "."; } catch (e) { /* the page's folder */ }
-    return new URL(base.replace(/\/?$/, "/"), location.href);
-  }
-
-  /* A link from this page to `path` (relative to the site root) + hash, as a relative URL. */
-  function relativeHref(path, hash) {
-    var target = new URL(path, siteRoot());
+  /* A link from this page to `path` (relative to the site's root `root`) + hash, as a relative URL. */
+  function relativeHref(root, path, hash) {
+    var target = new URL(path, root);
     var from = location.pathname.split("/");
     from.pop();
     var to = target.pathname.split("/");
@@ -105,8 +97,8 @@
 
   /* The title of a page of the site as its navigation link shows it (a copy: the build's
      .book-zh / .book-en halves, of which book.css shows the reader's), or its path. */
-  function pageTitle(path) {
-    var target = new URL(path, siteRoot()).href;
+  function pageTitle(root, path) {
+    var target = new URL(path, root).href;
     var links = document.querySelectorAll(".md-nav__link[href]");
     for (var i = 0; i < links.length; i++) {
       if (links[i].href.split("#")[0] === target) {
@@ -163,6 +155,9 @@
   function Player(node) {
     this.node = node;
     this.src = node.getAttribute("data-trace-src");
+    // The recording is traces/RUN_ID.json at the site's root. (Not Material's configuration: with
+    // instant navigation it stays the first page's.)
+    this.root = new URL("../", new URL(this.src, location.href));
     this.data = null;
     this.loading = null;
     this.index = -1;
@@ -464,8 +459,8 @@
     if (fn && fn.page) {
       away.appendChild(document.createTextNode(w.elsewhere + " "));
       var link = el("a", "book-trace-page");
-      link.appendChild(pageTitle(fn.page));
-      link.href = relativeHref(fn.page, "#" + step.tag + "-L" + step.line);
+      link.appendChild(pageTitle(this.root, fn.page));
+      link.href = relativeHref(this.root, fn.page, "#" + step.tag + "-L" + step.line);
       away.appendChild(link);
     } else {
       away.textContent = w.unlisted;
