@@ -13,7 +13,8 @@
  *   and is scrolled into view when it is not already visible above the player. When the line is
  *   not on this page, the player says so and links to the page that has it.
  * - Once started the player docks to the bottom of the window (the listing is far from the
- *   example); its close button puts it back in its place and clears the highlight.
+ *   example); its close button puts it back in its place and clears the highlight, its title
+ *   leads back to the example.
  * - ← / → step the player last used (or the first one on screen) unless focus is in a text field.
  * - The JSON is fetched when the player comes near the screen, or on first use.
  * - Its words follow the reader's language (<html data-book-lang>, docs/assets/lang.js).
@@ -32,7 +33,7 @@
       next: "下一步", nextTitle: "下一步（→）",
       call: "下个调用", callTitle: "跳到下一次函数调用",
       ret: "到返回", retTitle: "跳到当前函数返回",
-      close: "关闭", closeTitle: "关闭播放器，回到例子处",
+      closeTitle: "关闭播放器（放回例子上方）",
       scrub: "拖动到任一步",
       count: function (i, n) { return "第 " + i + " / " + n + " 步"; },
       ready: function (n) { return "共 " + n + " 步。按 → 或“下一步”开始。"; },
@@ -54,7 +55,7 @@
       next: "Next", nextTitle: "Step forward (→)",
       call: "Next call", callTitle: "Jump to the next function call",
       ret: "Return", retTitle: "Jump to where the current function returns",
-      close: "Close", closeTitle: "Close the player and go back to the example",
+      closeTitle: "Close the player (back above the example)",
       scrub: "Drag to any step",
       count: function (i, n) { return "step " + i + " / " + n; },
       ready: function (n) { return n + " steps. Press → or Next to start."; },
@@ -81,9 +82,9 @@
     return node;
   }
 
-  /* A link from this page to `path` (relative to the site's root `root`) + hash, as a relative URL. */
-  function relativeHref(root, path, hash) {
-    var target = new URL(path, root);
+  /* A link from this page to `path` (relative to the site's root `site`) + hash, as a relative URL. */
+  function relativeHref(site, path, hash) {
+    var target = new URL(path, site);
     var from = location.pathname.split("/");
     from.pop();
     var to = target.pathname.split("/");
@@ -97,8 +98,8 @@
 
   /* The title of a page of the site as its navigation link shows it (a copy: the build's
      .book-zh / .book-en halves, of which book.css shows the reader's), or its path. */
-  function pageTitle(root, path) {
-    var target = new URL(path, root).href;
+  function pageTitle(site, path) {
+    var target = new URL(path, site).href;
     var links = document.querySelectorAll(".md-nav__link[href]");
     for (var i = 0; i < links.length; i++) {
       if (links[i].href.split("#")[0] === target) {
@@ -157,7 +158,7 @@
     this.src = node.getAttribute("data-trace-src");
     // The recording is traces/RUN_ID.json at the site's root. (Not Material's configuration: with
     // instant navigation it stays the first page's.)
-    this.root = new URL("../", new URL(this.src, location.href));
+    this.site = new URL("../", new URL(this.src, location.href));
     this.data = null;
     this.loading = null;
     this.index = -1;
@@ -189,6 +190,7 @@
     this.title.addEventListener("click", function (event) {
       event.preventDefault();
       self.undock();
+      node.scrollIntoView({ block: "center" });
     });
     this.count = el("span", "book-trace-count");
     this.close = el("button", "book-trace-close", "×");
@@ -254,7 +256,6 @@
 
   /* Run `action` once the data is there; this player becomes the one the keyboard steps. */
   Player.prototype.use = function (action) {
-    var self = this;
     active = this;
     if (this.data) { action(); return; }
     this.failed = false;
@@ -318,7 +319,6 @@
   };
 
   Player.prototype.highlight = function (scroll) {
-    if (this.current) this.current.classList.remove("book-line--current");
     this.current = null;
     var previous = document.querySelectorAll(".book-line--current");
     for (var k = 0; k < previous.length; k++) previous[k].classList.remove("book-line--current");
@@ -366,7 +366,8 @@
     this.measure();
   };
 
-  /* Back in its place (quiet: another player docks instead, keep the scroll position). */
+  /* Back in its place, the highlight cleared; the page stays where the reader is (quiet: another
+     player docks instead, the focus stays too). */
   Player.prototype.undock = function (quiet) {
     if (!this.docked) return;
     this.docked = false;
@@ -377,11 +378,7 @@
       root.classList.remove("book-trace-docked");
       root.style.removeProperty("--book-trace-h");
     }
-    if (!quiet) {
-      this.node.scrollIntoView({ block: "center" });
-      var next = this.buttons.next;
-      if (next) next.focus({ preventScroll: true });
-    }
+    if (!quiet) this.buttons.next.focus({ preventScroll: true });
   };
 
   /* The page keeps room at its end for the docked panel (so the last lines can scroll above it). */
@@ -456,11 +453,11 @@
     if (this.current) return;
     var fn = this.data.functions && this.data.functions[step.fn];
     var away = el("div", "book-trace-away");
-    if (fn && fn.page) {
+    if (fn && fn.page && new URL(fn.page, this.site).pathname !== location.pathname) {
       away.appendChild(document.createTextNode(w.elsewhere + " "));
       var link = el("a", "book-trace-page");
-      link.appendChild(pageTitle(this.root, fn.page));
-      link.href = relativeHref(this.root, fn.page, "#" + step.tag + "-L" + step.line);
+      link.appendChild(pageTitle(this.site, fn.page));
+      link.href = relativeHref(this.site, fn.page, "#" + step.tag + "-L" + step.line);
       away.appendChild(link);
     } else {
       away.textContent = w.unlisted;
