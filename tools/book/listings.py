@@ -175,18 +175,21 @@ def find_node(tree: ast.Module, qualname: str) -> ast.AST | None:
     scope: list[ast.AST] = tree.body
     node = None
     for name in qualname.split("."):
-        node = next(
-            (
-                n
-                for n in _walk_defs(scope)
-                if getattr(n, "name", None) == name and isinstance(n, DEFS)
-            ),
-            None,
-        )
+        found = [n for n in _walk_defs(scope) if getattr(n, "name", None) == name]
+        # The implementation, not an ``@overload`` stub above it (``Module.to``, ``state_dict``).
+        real = [n for n in found if not any(_is_overload(d) for d in getattr(n, "decorator_list", []))]
+        node = (real or found or [None])[0]
         if node is None:
             return None
         scope = node.body
     return node
+
+
+def _is_overload(decorator: ast.expr) -> bool:
+    """``@overload`` or ``@typing.overload``. / 是否为 ``@overload`` 装饰器。"""
+    return (isinstance(decorator, ast.Name) and decorator.id == "overload") or (
+        isinstance(decorator, ast.Attribute) and decorator.attr == "overload"
+    )
 
 
 def _walk_defs(body: list[ast.AST]):

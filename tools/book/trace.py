@@ -26,6 +26,7 @@ after the pages are rendered, and writes ``traces/RUN_ID.json``.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -58,22 +59,53 @@ MAX_STEPS = 600
 class Run:
     """What one run records. / 一次运行记录什么。
 
-    ``subject``: the functions whose calls start the recording (every call from the example into
-    our code outside them is folded); ``unfold``: functions of ``FOLD`` this run is about.
+    ``subject``: the functions whose calls are recorded (a qualname, or a class's name for all its
+    methods and their nested functions); every call from the example into our code outside them is
+    folded. ``calls``: how many calls of each subject are recorded (None: all), later ones are
+    folded. ``fold``: more functions (or classes) folded in this run; ``unfold``: functions of
+    ``FOLD`` this run is about.
     """
 
     zh: str
     en: str
     subject: tuple[str, ...]
+    calls: int | None = 1
+    fold: tuple[str, ...] = field(default_factory=tuple)
     unfold: tuple[str, ...] = field(default_factory=tuple)
 
+    def subject_of(self, fn: str) -> str | None:
+        """The subject a function belongs to, if any. / 函数所属的录制对象。"""
+        return _first_owner(fn, self.subject)
 
-# Bookkeeping folded inside a run's subject, unless the run unfolds it.
+    def folds(self, fn: str) -> bool:
+        """Whether a call inside the subject is folded. / 主体内部的调用是否折叠。"""
+        if fn in self.unfold:
+            return False
+        return fn in FOLD or fn.rsplit(".", 1)[-1] in COMPREHENSIONS or _first_owner(fn, self.fold) is not None
+
+
+def _first_owner(fn: str, names: tuple[str, ...]) -> str | None:
+    """The first of ``names`` that is ``fn`` or encloses it. / ``names`` 中第一个等于或包含 ``fn`` 的名字。"""
+    return next((name for name in names if fn == name or fn.startswith(name + ".")), None)
+
+
+# Bookkeeping folded inside a run's subject, unless the run unfolds it: attribute routing,
+# construction, container indexing, handles, the isinstance test of Parameter, lazy tensors'
+# dispatch; and every comprehension (one step per comprehension, however many items).
+COMPREHENSIONS = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
 FOLD = frozenset(
     {
         "Module.__getattr__",
         "Module.__setattr__",
         "Module.__delattr__",
+        "Module.__init__",
+        "ModuleList.__len__",
+        "ModuleList.__getitem__",
+        "ModuleList.__iter__",
+        "ModuleList._get_abs_string_index",
+        "_ParameterMeta.__instancecheck__",
+        "UninitializedTensorMixin.__torch_function__",
+        "is_lazy",
         "_has_any_global_hook",
         "RemovableHandle.__init__",
         "RemovableHandle.remove",
@@ -102,7 +134,11 @@ RUNS: dict[str, Run] = {
     "ch07-backward-hook": Run(
         "完整反向钩子经过 BackwardHook",
         "A full backward hook through BackwardHook",
-        subject=("Module._wrapped_call_impl", "BackwardHook._set_user_hook.<locals>.hook"),
+        subject=(
+            "Module._wrapped_call_impl",
+            "BackwardHook.setup_output_hook",
+            "BackwardHook._set_user_hook",
+        ),
     ),
     "ch09-to-float64": Run(
         ".to(torch.float64) 经过 _apply",
@@ -123,16 +159,18 @@ RUNS: dict[str, Run] = {
         "惰性模块的第一次调用",
         "A lazy module's first call",
         subject=("Module._wrapped_call_impl",),
+        fold=("Linear.reset_parameters",),
     ),
     "optim-sgd-step": Run(
         "SGD(momentum=0.9).step() 走 foreach 路径",
         "SGD(momentum=0.9).step() on the foreach path",
-        subject=("Optimizer.profile_hook_step.<locals>.wrapper",),
+        subject=("Optimizer.profile_hook_step",),
     ),
     "parametrize-register": Run(
         "register_parametrization 与读取参数化的权重",
         "register_parametrization and a read of the parametrized weight",
         subject=("register_parametrization", "_inject_property.<locals>.get_parametrized"),
+        fold=("Module._wrapped_call_impl",),
     ),
 }
 
@@ -162,6 +200,11 @@ def short(value, limit: int = REPR_LIMIT) -> str:
         text = _short(value, 2)
     except Exception:  # noqa: BLE001 - a repr must never break the run
         text = type(value).__name__
+    return clip(text, limit)
+
+
+def clip(text: str, limit: int = REPR_LIMIT) -> str:
+    """At most ``limit`` characters, ``…`` marking a cut. / 至多 ``limit`` 个字符，截断处加 ``…``。"""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -230,9 +273,11 @@ class Recorder:
         self.files: dict[str, str] = {}
         self.depth = 0
         self.subject_root = None  # the frame of the subject's outermost call
+        self.subject_calls: dict[str, int] = {}
         self.fold_root = None  # the frame whose call is being folded
         self.fold_step: dict | None = None
         self.seen: dict[int, dict[str, str]] = {}  # id(frame) -> reprs of its locals
+        self.raising: dict[int, str] = {}  # id(frame) -> the exception passing through it
         self._codes: dict = {}
 
     # Which code objects are ours, and their tag.
@@ -273,11 +318,21 @@ class Recorder:
         if self.fold_root is not None:
             return self._folded
         fn = self._function(code, info)
-        starts = self.subject_root is None and fn in self.run.subject
-        if (self.subject_root is None and not starts) or (fn in FOLD and fn not in self.run.unfold):
+        starts = False
+        if self.subject_root is None:
+            subject = self.run.subject_of(fn)
+            count = self.subject_calls.get(subject, 0)
+            starts = subject is not None and (self.run.calls is None or count < self.run.calls)
+            if starts:
+                self.subject_calls[subject] = count + 1
+        if (self.subject_root is None and not starts) or (not starts and self.run.folds(fn)):
             self.fold_root = frame
-            self.fold_step = self._step(info, code.co_firstlineno, fn, "line", {})
-            self.fold_step["folded"] = 0
+            last = self.steps[-1] if self.steps else {}
+            if last.get("folded") is not None and last["fn"] == fn and last["depth"] == self.depth:
+                self.fold_step = last  # a generator resumed, a helper called again: one step
+            else:
+                self.fold_step = self._step(info, code.co_firstlineno, fn, "line", {})
+                self.fold_step["folded"] = 0
             return self._folded
         if starts:
             self.subject_root = frame
@@ -290,29 +345,42 @@ class Recorder:
     def _folded(self, frame, event, arg):
         if event == "line":
             self.fold_step["folded"] += 1
-        elif event == "return" and frame is self.fold_root:
-            self.fold_step["vars"] = {"return": short(arg)}
-            self.fold_root = self.fold_step = None
+        if frame is self.fold_root:
+            self._ending(frame, event, arg, self.fold_step)
+            if event == "return":
+                self.fold_root = self.fold_step = None
         return self._folded
+
+    def _ending(self, frame, event, arg, step) -> None:
+        """How a frame ends: its value, or the exception it lets through. / 帧如何结束：返回值或穿过它的异常。"""
+        if event == "line":
+            self.raising.pop(id(frame), None)  # caught: the frame goes on
+        elif event == "exception" and not issubclass(arg[0], (GeneratorExit, StopIteration)):
+            self.raising[id(frame)] = clip(f"{arg[0].__name__}: {arg[1]}")
+        elif event == "return":
+            raised = self.raising.pop(id(frame), None)
+            step["vars"] = {"raise": raised} if raised is not None else {"return": short(arg)}
 
     def _local(self, frame, event, arg):
         code = frame.f_code
         info = self._info(code)
         fn = code.co_qualname
         if event == "line":
+            self._ending(frame, event, arg, None)
             now = self._reprs(frame, frame.f_locals)
             before = self.seen.get(id(frame), {})
             changed = {k: v for k, v in now.items() if before.get(k) != v}
             self.seen[id(frame)] = now
             self._step(info, frame.f_lineno, fn, "line", changed)
         elif event == "exception":
-            kind, value, _ = arg
             self.depth -= 1
-            self._step(info, frame.f_lineno, fn, "exception", {"raise": short(f"{kind.__name__}: {value}")})
+            self._ending(frame, event, arg, None)
+            raised = self.raising.get(id(frame), arg[0].__name__)
+            self._step(info, frame.f_lineno, fn, "exception", {"raise": raised})
             self.depth += 1
         elif event == "return":
             self.depth -= 1
-            self._step(info, frame.f_lineno, fn, "return", {"return": short(arg)})
+            self._ending(frame, event, arg, self._step(info, frame.f_lineno, fn, "return", {}))
             self.seen.pop(id(frame), None)
             if frame is self.subject_root:
                 self.subject_root = None
@@ -331,27 +399,39 @@ def _arg_count(code) -> int:
     return count
 
 
-def record(run_id: str, page: str, code: str) -> dict:
-    """Run one example under the tracer. / 在追踪器下运行一个示例。"""
+def run_example(code: str, tracer) -> None:
+    """Run an example as the book's example test does, under ``tracer``. / 像示例测试那样运行示例，并挂上追踪函数。
+
+    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. The
+    modules it imports are imported first, untraced: a run never records an import (which would
+    depend on what the process imported before).
+    """
     import torch
 
-    run = RUNS[run_id]
-    recorder = Recorder(run)
-    compiled = compile(code, "<example>", "exec")
+    tree = ast.parse(code)
+    imports = ast.Module([node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))], [])
+    exec(compile(imports, "<example imports>", "exec"), {"__name__": "__example__"})
+    compiled = compile(tree, "<example>", "exec")
     state = torch.get_rng_state()
-    out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            sys.settrace(recorder.global_trace)
+            sys.settrace(tracer)
             try:
                 exec(compiled, {"__name__": "__example__"})
             finally:
                 sys.settrace(None)
     finally:
         torch.set_rng_state(state)
+
+
+def record(run_id: str, page: str, code: str) -> dict:
+    """Run one example under the recorder. / 在录制器下运行一个示例。"""
+    run = RUNS[run_id]
+    recorder = Recorder(run)
+    run_example(code, recorder.global_trace)
     steps = recorder.steps
-    if not any(step["fn"] in run.subject for step in steps if "folded" not in step):
+    if not any(run.subject_of(step["fn"]) for step in steps if "folded" not in step):
         raise RuntimeError(f"run {run_id}: the example never called {run.subject}")
     if len(steps) > MAX_STEPS:
         raise RuntimeError(f"run {run_id}: {len(steps)} steps (more than {MAX_STEPS}): fold more")
@@ -419,7 +499,8 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
 
     ``pages``: page source path -> page URL; ``anchors``: page URL -> its line anchors, in the
     order the pages were rendered. A function's page is the run's own page when its listing is
-    there, else the first page with an anchor on every line the run recorded in it; a function
+    there, else the first page (the home page last) with an anchor on every line the run recorded
+    in it; a function
     whose first line has an anchor on some page but whose recorded lines are not all there is an
     error (a listing that does not show a line that ran).
     """
@@ -432,7 +513,10 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
             lines.setdefault(step["fn"], set()).add(f"{step['tag']}-L{step['line']}")
         for fn, info in run["functions"].items():
             needed = lines.get(fn, set()) | {f"{info['tag']}-L{info['first']}"}
-            order = [run["page"]] + [url for url in anchors if url != run["page"]]
+            # The run's page first, the home page (whose sample listing repeats one) last.
+            order = [run["page"]] + sorted(
+                (url for url in anchors if url != run["page"]), key=lambda url: url == ""
+            )
             info["page"] = next((url for url in order if needed <= anchors.get(url, set())), None)
             shown = [url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())]
             if info["page"] is None and shown:
@@ -460,10 +544,6 @@ def main(argv: list[str]) -> int:
     for extra in (str(SRC), str(ROOT)):
         if extra not in sys.path:
             sys.path.insert(0, extra)
-    # The example's imports find our packages loaded: no import is recorded as a run's first step.
-    import annotated_nn  # noqa: F401
-    import annotated_optim  # noqa: F401
-
     examples = marked_examples()
     unknown = sorted(set(examples) - set(RUNS))
     if unknown:
