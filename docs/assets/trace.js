@@ -469,11 +469,11 @@
     var vars = this.vars;
     var label = w[step.ev + "_"];
     if (step.ev === "return" || step.ev === "exception") {
-      var name = step.ev === "return" ? "return" : "raise";
-      vars.appendChild(el("span", "book-trace-ev", label));
-      var value = (step.vars || {})[name];
-      vars.appendChild(el("code", "book-trace-value book-trace-value--changed",
-        value === undefined ? "" : value));
+      // A return either gives a value or lets an exception through ({"raise": ...}).
+      var raised = (step.vars || {}).raise;
+      var value = raised !== undefined ? raised : (step.vars || {})["return"];
+      vars.appendChild(el("span", "book-trace-ev", raised !== undefined ? w.exception_ : label));
+      if (value !== undefined) vars.appendChild(el("code", "book-trace-value", value));
       return;
     }
     if (label) vars.appendChild(el("span", "book-trace-ev", label));

@@ -202,19 +202,46 @@ def test_jump_to_next_call_and_return(page, server, run):
     assert step_number(page) == end + 1
 
 
-def test_the_scrubber_and_the_close_button(page, server, run):
+# Whether a player sits in its place in the text (not docked): its panel inside its own box.
+IN_PLACE = """(node) => {
+  const box = node.getBoundingClientRect();
+  const panel = node.querySelector('.book-trace-panel').getBoundingClientRect();
+  return box.height > 0 && panel.top >= box.top - 1 && panel.bottom <= box.bottom + 1;
+}"""
+
+
+def test_in_place_until_started_then_docked_one_at_a_time(page, server, run):
+    """A player sits before its example until used, then docks (only one at a time); the scrubber
+    reaches any step; closing puts it back and clears the highlight."""
     open_chapter(page, server)
+    players = page.locator(".book-trace")
+    assert players.count() >= 1
+    assert all(players.nth(k).evaluate(IN_PLACE) for k in range(players.count()))
     player = page.locator(PLAYER)
+    example = player.evaluate("e => e.nextElementSibling.getBoundingClientRect().top")
+    assert player.locator(".book-trace-panel").bounding_box()["y"] < example
     player.locator('button[data-trace="next"]').click()
     page.wait_for_function(f"() => document.querySelector('{PLAYER}.book-trace--docked')")
+    assert not player.evaluate(IN_PLACE)
     last = len(run["steps"]) - 1
     player.locator("input[type=range]").fill(str(last))
     assert step_number(page) == last + 1
     assert player.locator('button[data-trace="next"]').is_disabled()
+    if players.count() > 1:
+        other = page.locator(f".book-trace:not({PLAYER})").first
+        other.locator('button[data-trace="next"]').click()
+        page.wait_for_function("() => document.querySelectorAll('.book-trace--docked').length === 1")
+        assert other.evaluate("e => e.classList.contains('book-trace--docked')")
+        assert player.evaluate(IN_PLACE)
+        assert len(page.evaluate(CURRENT)) <= 1
+        player.locator('button[data-trace="prev"]').click()
+        page.wait_for_function(f"() => document.querySelector('{PLAYER}.book-trace--docked')")
+        assert not other.evaluate("e => e.classList.contains('book-trace--docked')")
     player.locator(".book-trace-close").click()
     assert page.evaluate(CURRENT) == []
-    assert not page.locator(f"{PLAYER}.book-trace--docked").count()
-    assert player.locator(".book-trace-panel").is_visible()
+    assert not page.locator(".book-trace--docked").count()
+    assert player.evaluate(IN_PLACE)
+    check_clean(page)
 
 
 def test_the_recording_is_fetched_only_near_the_player(page, server):
