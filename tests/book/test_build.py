@@ -352,11 +352,12 @@ def test_comparison_ignores_docstrings_and_comments():
 
 
 def _run_on_config(hooks, cfg: dict) -> None:
-    """Run the hook's on_config, then stop the generator process it starts (not needed here)."""
+    """Run the hook's on_config, then stop the processes it starts (not needed here)."""
     hooks.on_config(cfg)
     generator = hooks._state.pop("generator")
     generator.kill()
     generator.communicate()
+    hooks.trace.stop(hooks._state.pop("tracer"))
 
 
 def test_no_repository_link_without_a_configured_repository(book):

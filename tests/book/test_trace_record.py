@@ -16,12 +16,12 @@ written by the build to ``traces/RUN_ID.json``. These tests read the built site 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 
 import pytest
-
 from tools.book import trace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,16 +49,24 @@ def test_the_nine_runs_of_the_issue_are_marked():
 def runs(book) -> dict[str, dict]:
     """The built records, by run id."""
     folder = book.site / "traces"
-    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")}
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")
+    }
 
 
-def _ours(code) -> str | None:
-    """The file of a code object under annotated_src/annotated_nn or annotated_optim, else None."""
+@functools.lru_cache(maxsize=None)
+def _ours(filename: str) -> str | None:
+    """The path of a file under annotated_src/annotated_nn or annotated_optim, else None."""
     try:
-        rel = Path(code.co_filename).resolve().relative_to(SRC)
+        rel = Path(filename).resolve().relative_to(SRC)
     except ValueError:
         return None
     return rel.as_posix() if rel.parts[0] in ("annotated_nn", "annotated_optim") else None
+
+
+def _name(code) -> str:
+    """The qualname; for a comprehension or lambda (not unique in its function) with its first line."""
+    return code.co_qualname + (f"@{code.co_firstlineno}" if code.co_name.startswith("<") else "")
 
 
 def raw_events(code: str) -> list[tuple[str, str, int, str]]:
@@ -66,14 +74,14 @@ def raw_events(code: str) -> list[tuple[str, str, int, str]]:
     events: list[tuple[str, str, int, str]] = []
 
     def local(frame, event, arg):
-        events.append((_ours(frame.f_code), frame.f_code.co_qualname, frame.f_lineno, event))
+        events.append((_ours(frame.f_code.co_filename), _name(frame.f_code), frame.f_lineno, event))
         return local
 
     def global_(frame, event, arg):
-        path = _ours(frame.f_code)
+        path = _ours(frame.f_code.co_filename)
         if path is None:
             return None
-        events.append((path, frame.f_code.co_qualname, frame.f_lineno, "call"))
+        events.append((path, _name(frame.f_code), frame.f_lineno, "call"))
         return local
 
     trace.run_example(code, global_)
@@ -108,14 +116,20 @@ def test_the_record_is_what_runs_now(run_id, runs):
         if "folded" in step:
             calls = lines = 0
             # One step for the call, and for calls of the same function right after it.
-            while index < len(events) and events[index][:2] == (path, step["fn"]) and events[index][3] == "call":
+            while (
+                index < len(events)
+                and events[index][:2] == (path, step["fn"])
+                and events[index][3] == "call"
+            ):
                 index, more = _skip_call(events, index)
                 calls, lines = calls + 1, lines + more
             assert calls and lines == step["folded"], (where, calls, lines)
             continue
         assert events[index] == (path, step["fn"], step["line"], step["ev"]), (where, events[index])
         index += 1
-    assert index == len(events), f"{run_id}: the record ends before the run does: {events[index:index + 3]}"
+    assert index == len(events), (
+        f"{run_id}: the record ends before the run does: {events[index : index + 3]}"
+    )
 
 
 @pytest.mark.parametrize("run_id", IDS)
@@ -145,7 +159,9 @@ def test_listed_functions_have_their_lines_anchored(runs, book):
                 continue
             if page not in pages:
                 pages[page] = book.html(page)
-            missing = [n for n in sorted(lines) if f'id="{functions[fn]["tag"]}-L{n}"' not in pages[page]]
+            missing = [
+                n for n in sorted(lines) if f'id="{functions[fn]["tag"]}-L{n}"' not in pages[page]
+            ]
             assert not missing, f"{run_id}: {fn} on {page} lacks the anchors of lines {missing}"
         assert any(info["page"] == run["page"] for info in functions.values()), run_id
 
@@ -179,17 +195,19 @@ def test_markers_become_the_players_placeholder(book, runs):
         assert target == (book.site / "traces" / f"{run_id}.json").resolve()
         first_line = code.splitlines()[0]
         after = re.sub(r"<[^>]+>", "", html[match.end() : match.end() + 3000])
-        assert first_line in after.replace("&quot;", '"'), f"{run_id}: the block after the placeholder is not its example"
+        assert first_line in after.replace("&quot;", '"'), (
+            f"{run_id}: the block after the placeholder is not its example"
+        )
     for path in book.pages():
         assert "<!-- trace:" not in path.read_text(encoding="utf-8"), path
 
 
 def test_placeholders_of_a_page():
     """The hook's replacement, on its own: the relative URL, one div per marker, nothing else touched."""
-    markdown = "text\n\n<!-- trace: ch06-call -->\n\n```python\nx = 1\n```\n"
-    out, ids = trace.placeholders(markdown, lambda target: "../../" + target)
+    html = '<p>text</p>\n<!-- trace: ch06-call -->\n\n<div class="highlight"></div>\n'
+    out, ids = trace.placeholders(html, lambda target: "../../" + target)
     assert ids == ["ch06-call"]
     assert out == (
-        'text\n\n<div class="book-trace" data-trace-id="ch06-call"'
-        ' data-trace-src="../../traces/ch06-call.json"></div>\n\n```python\nx = 1\n```\n'
+        '<p>text</p>\n<div class="book-trace" data-trace-id="ch06-call"'
+        ' data-trace-src="../../traces/ch06-call.json"></div>\n\n<div class="highlight"></div>\n'
     )

@@ -17,6 +17,10 @@
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
 - ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
+- Recorded runs (tools/book/trace.py): ``on_config`` starts the recorder in a fresh process too;
+  ``on_page_content`` replaces each ``<!-- trace: RUN_ID -->`` marker with the player's
+  placeholder and notes the page's line anchors; ``on_post_build`` gives each recorded function
+  the page that lists it, checks the anchors and writes ``traces/RUN_ID.json``.
 
 ``BOOK_PLACEHOLDERS=1`` adds a stub for each chapter in the nav that does not exist yet (for
 building the book while the chapters are being written; never set in tests or CI).
@@ -289,10 +293,6 @@ CHAPTER_MAP = "<!-- book:chapter-map -->"
 def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
     markdown = numbering.number_heading(markdown, page.file.src_uri)
-    markdown, run_ids = trace.placeholders(markdown, lambda target: _relative(page, target))
-    _state["trace_pages"][page.file.src_uri] = page.url
-    if run_ids:
-        _state["trace_marked"][page.url] = run_ids
     if CHAPTER_MAP in markdown:
         chapter_map = numbering.chapter_map(
             config["nav"],
@@ -395,6 +395,10 @@ def _diagram_in_both_languages(match: re.Match) -> str:
 def on_page_content(html, page, config, files, **kwargs):
     """Listings, comparisons, one language at a time. / 代码清单、与 torch 的对照、一次一种语言。"""
     html = SLOT.sub(lambda m: _listing_and_comparison(m, page), html)
+    html, run_ids = trace.placeholders(html, lambda target: _relative(page, target))
+    _state["trace_pages"][page.file.src_uri] = page.url
+    if run_ids:
+        _state["trace_marked"][page.url] = run_ids
     html = DIAGRAM_LINK.sub(_diagram_in_both_languages, html)
     html = html.replace(listings.DIVERGENCES_LINK, _relative(page, "generated/divergences/"))
     html = panels.mark_comment_languages(html)

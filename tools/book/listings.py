@@ -177,7 +177,9 @@ def find_node(tree: ast.Module, qualname: str) -> ast.AST | None:
     for name in qualname.split("."):
         found = [n for n in _walk_defs(scope) if getattr(n, "name", None) == name]
         # The implementation, not an ``@overload`` stub above it (``Module.to``, ``state_dict``).
-        real = [n for n in found if not any(_is_overload(d) for d in getattr(n, "decorator_list", []))]
+        real = [
+            n for n in found if not any(_is_overload(d) for d in getattr(n, "decorator_list", []))
+        ]
         node = (real or found or [None])[0]
         if node is None:
             return None

@@ -6,19 +6,22 @@ always records the code as it is now::
     python tools/book/trace.py            # prints {"RUN_ID": run, …} as JSON
 
 A page marks the example it wants recorded with a line ``<!-- trace: RUN_ID -->`` right above the
-example's ```python block (notes/TRACE.md). The example runs as the book's example test runs it
-(fresh globals, its printing discarded, torch's RNG state restored) under ``sys.settrace``,
-restricted to frames whose code lives in annotated_src/annotated_nn or annotated_src/annotated_optim.
+example's ```python block (notes/TRACE.md), and ``RUNS`` below says what the run is about. The
+example runs as the book's example test runs it (fresh globals, its printing discarded, torch's
+RNG state restored), once untraced, then under ``sys.settrace``, restricted to frames whose code
+lives in annotated_src/annotated_nn or annotated_src/annotated_optim.
 
 What a run records (one step per event, the JSON of notes/TRACE.md §2):
 
 - ``call`` (the function's first line, its arguments), ``line`` (the line about to run, the locals
   that changed since the frame's previous step), ``return`` (the value), ``exception``;
 - values as short reprs: tensors by shape and dtype, modules by class name, dicts by their keys;
-- what does not teach is **folded** into one step ``{"ev": "line", "folded": N}`` at the folded
-  function's first line: every call the example makes before the run's subject is reached (building
-  the model, registering hooks), and, inside the subject, the bookkeeping of ``FOLD`` (attribute
-  routing, handles, the global-hook test) unless the run is about it.
+- what does not teach is **folded** into one step ``{"ev": "line", "folded": N}`` (N lines ran)
+  at the folded function's first line, with its return value or the exception it let through:
+  every call the example makes into our code outside the run's subject (building the model,
+  registering hooks, later calls), and, inside the subject, comprehensions and the bookkeeping of
+  ``FOLD`` (attribute routing, construction, container indexing, handles) unless the run is
+  about it. Calls of one folded function in a row make one step.
 
 The hook fills in each function's page (the page whose listing has the function's line anchors)
 after the pages are rendered, and writes ``traces/RUN_ID.json``.
@@ -26,7 +29,6 @@ after the pages are rendered, and writes ``traces/RUN_ID.json``.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import json
@@ -34,6 +36,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +52,9 @@ DOCS = ROOT / "docs"
 PACKAGES = ("annotated_nn", "annotated_optim")
 
 # A marker, a blank line, the example block that is run.
-MARKER = re.compile(r"^<!-- trace: ([a-z0-9-]+) -->\n\n```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+MARKER = re.compile(
+    r"^<!-- trace: ([a-z0-9-]+) -->\n\n```python[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S
+)
 MARKER_LINE = re.compile(r"^<!-- trace: ([a-z0-9-]+) -->$", re.M)
 REPR_LIMIT = 80
 MAX_STEPS = 600
@@ -81,7 +86,20 @@ class Run:
         """Whether a call inside the subject is folded. / 主体内部的调用是否折叠。"""
         if fn in self.unfold:
             return False
-        return fn in FOLD or fn.rsplit(".", 1)[-1] in COMPREHENSIONS or _first_owner(fn, self.fold) is not None
+        return (
+            fn in FOLD
+            or fn.split("@")[0].rsplit(".", 1)[-1] in COMPREHENSIONS
+            or _first_owner(fn, self.fold) is not None
+        )
+
+
+def function_name(code) -> str:
+    """A function's name in a run: its qualname, and the line where it starts when that alone is
+    ambiguous (a comprehension or a lambda: two in one function share a qualname).
+    / 运行中函数的名字：限定名；推导式与 lambda 再加上起始行号。"""
+    if code.co_name.startswith("<"):
+        return f"{code.co_qualname}@{code.co_firstlineno}"
+    return code.co_qualname
 
 
 def _first_owner(fn: str, names: tuple[str, ...]) -> str | None:
@@ -184,7 +202,9 @@ def marked_examples(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
         runs = {m.group(1): m.group(2) for m in MARKER.finditer(text)}
         for run_id in ids:
             if run_id not in runs:
-                raise ValueError(f"{path}: <!-- trace: {run_id} --> is not followed by a blank line and a ```python block")
+                raise ValueError(
+                    f"{path}: <!-- trace: {run_id} --> is not followed by a blank line and a ```python block"
+                )
             if run_id in found:
                 raise ValueError(f"{path}: run {run_id} is marked twice")
             found[run_id] = (path.relative_to(docs).as_posix(), runs[run_id])
@@ -212,12 +232,18 @@ def _short(value, level: int) -> str:
     import torch
 
     if isinstance(value, torch.Tensor):
-        kind = "Parameter" if isinstance(value, torch.nn.Parameter) or type(value).__name__ == "Parameter" else "Tensor"
+        kind = (
+            "Parameter"
+            if isinstance(value, torch.nn.Parameter) or type(value).__name__ == "Parameter"
+            else "Tensor"
+        )
         if _is_lazy(value):
             return f"Uninitialized{kind}"
         shape = tuple(value.shape)
         return f"{kind}(shape={shape}, dtype={str(value.dtype).replace('torch.', '')})"
-    if value is None or isinstance(value, (bool, int, float, complex, torch.dtype, torch.device, torch.Size, range, slice)):
+    if value is None or isinstance(
+        value, (bool, int, float, complex, torch.dtype, torch.device, torch.Size, range, slice)
+    ):
         return repr(value)
     if isinstance(value, str):
         return repr(value)
@@ -294,19 +320,31 @@ class Recorder:
                 module = module.removesuffix(".__init__")
                 tag = line_tag(module)
                 lines = [line for _, _, line in code.co_lines() if line]
-                info = (tag, rel.as_posix(), code.co_firstlineno, max(lines + [code.co_firstlineno]))
+                info = (
+                    tag,
+                    rel.as_posix(),
+                    code.co_firstlineno,
+                    max(lines + [code.co_firstlineno]),
+                )
             self._codes[code] = info
         return info
 
     def _function(self, code, info) -> str:
-        fn = code.co_qualname
+        fn = function_name(code)
         tag, rel, first, last = info
         self.files[tag] = rel
         self.functions.setdefault(fn, {"tag": tag, "first": first, "last": last, "page": None})
         return fn
 
     def _step(self, info, line, fn, ev, vars_) -> dict:
-        step = {"tag": info[0], "line": line, "fn": fn, "ev": ev, "depth": self.depth, "vars": vars_}
+        step = {
+            "tag": info[0],
+            "line": line,
+            "fn": fn,
+            "ev": ev,
+            "depth": self.depth,
+            "vars": vars_,
+        }
         self.steps.append(step)
         return step
 
@@ -364,7 +402,7 @@ class Recorder:
     def _local(self, frame, event, arg):
         code = frame.f_code
         info = self._info(code)
-        fn = code.co_qualname
+        fn = function_name(code)
         if event == "line":
             self._ending(frame, event, arg, None)
             now = self._reprs(frame, frame.f_locals)
@@ -389,7 +427,11 @@ class Recorder:
     @staticmethod
     def _reprs(frame, names) -> dict[str, str]:
         local = frame.f_locals
-        return {name: short(local[name]) for name in names if name in local and not name.startswith("__")}
+        return {
+            name: short(local[name])
+            for name in names
+            if name in local and not name.startswith("__")
+        }
 
 
 def _arg_count(code) -> int:
@@ -402,27 +444,26 @@ def _arg_count(code) -> int:
 def run_example(code: str, tracer) -> None:
     """Run an example as the book's example test does, under ``tracer``. / 像示例测试那样运行示例，并挂上追踪函数。
 
-    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. The
-    modules it imports are imported first, untraced: a run never records an import (which would
-    depend on what the process imported before).
+    Fresh globals, its printing discarded, its warnings silenced, torch's RNG state restored. It
+    runs once untraced first: what it imports (torch imports some modules only on first use, e.g.
+    in a backward pass) is then loaded, so a run never records an import, which would depend on
+    what the process did before, and the tracer does not pay for the imports' many calls.
     """
     import torch
 
-    tree = ast.parse(code)
-    imports = ast.Module([node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))], [])
-    exec(compile(imports, "<example imports>", "exec"), {"__name__": "__example__"})
-    compiled = compile(tree, "<example>", "exec")
-    state = torch.get_rng_state()
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            sys.settrace(tracer)
-            try:
-                exec(compiled, {"__name__": "__example__"})
-            finally:
-                sys.settrace(None)
-    finally:
-        torch.set_rng_state(state)
+    compiled = compile(code, "<example>", "exec")
+    for traced in (None, tracer):
+        state = torch.get_rng_state()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sys.settrace(traced)
+                try:
+                    exec(compiled, {"__name__": "__example__"})
+                finally:
+                    sys.settrace(None)
+        finally:
+            torch.set_rng_state(state)
 
 
 def record(run_id: str, page: str, code: str) -> dict:
@@ -453,32 +494,51 @@ MAX_BYTES = 200_000
 
 
 def start() -> subprocess.Popen:
-    """Record the runs in a fresh process, in the background. / 在后台的新进程中录制。"""
+    """Record the runs in a fresh process, in the background. / 在后台的新进程中录制。
+
+    Its output goes to temporary files, not pipes: a process nobody collects (a test that runs
+    only ``on_config``) still finishes instead of blocking on a full pipe.
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(SRC), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
-    return subprocess.Popen(
+    out, err = (
+        tempfile.TemporaryFile("w+", encoding="utf-8"),
+        tempfile.TemporaryFile("w+", encoding="utf-8"),
+    )
+    process = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve())],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=err,
     )
+    process.output = out, err
+    return process
 
 
-def placeholders(markdown: str, relative) -> tuple[str, list[str]]:
-    """Each marker replaced by the player's placeholder; the run ids. / 把每个标记换成播放器的占位元素。
+def stop(process: subprocess.Popen) -> None:
+    """Stop a recorder nobody will collect. / 停止不会被取回结果的录制进程。"""
+    process.kill()
+    process.wait()
+    for file in process.output:
+        file.close()
+
+
+def placeholders(html: str, relative) -> tuple[str, list[str]]:
+    """Each marker (an HTML comment line, as Markdown left it) replaced by the player's
+    placeholder; the run ids. / 把每个标记（Markdown 原样留下的 HTML 注释行）换成播放器的占位元素。
 
     ``relative(path)`` gives a site path relative to the page.
     """
-    ids = MARKER_LINE.findall(markdown)
-    markdown = MARKER_LINE.sub(
+    ids = MARKER_LINE.findall(html)
+    html = MARKER_LINE.sub(
         lambda m: PLACEHOLDER.format(id=m.group(1), src=relative(f"traces/{m.group(1)}.json")),
-        markdown,
+        html,
     )
-    return markdown, ids
+    return html, ids
 
 
 def line_ids(html: str) -> set[str]:
@@ -488,13 +548,20 @@ def line_ids(html: str) -> set[str]:
 
 def collect(process: subprocess.Popen) -> dict[str, dict]:
     """The recorder's runs, waiting for it. / 等录制进程结束，取回各次运行。"""
-    out, err = process.communicate()
+    process.wait()
+    texts = []
+    for file in process.output:
+        with file:
+            file.seek(0)
+            texts.append(file.read())
     if process.returncode != 0:
-        raise RuntimeError(f"tools/book/trace.py failed:\n{err[-4000:]}")
-    return json.loads(out)
+        raise RuntimeError(f"tools/book/trace.py failed:\n{texts[1][-4000:]}")
+    return json.loads(texts[0])
 
 
-def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]) -> dict[str, dict]:
+def finish(
+    runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[str]]
+) -> dict[str, dict]:
     """Pages filled in and anchors checked. / 填入页面并检查锚点。
 
     ``pages``: page source path -> page URL; ``anchors``: page URL -> its line anchors, in the
@@ -518,7 +585,9 @@ def finish(runs: dict[str, dict], pages: dict[str, str], anchors: dict[str, set[
                 (url for url in anchors if url != run["page"]), key=lambda url: url == ""
             )
             info["page"] = next((url for url in order if needed <= anchors.get(url, set())), None)
-            shown = [url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())]
+            shown = [
+                url for url in order if f"{info['tag']}-L{info['first']}" in anchors.get(url, set())
+            ]
             if info["page"] is None and shown:
                 missing = sorted(needed - anchors[shown[0]])
                 raise RuntimeError(
