@@ -40,7 +40,9 @@ LINE_IN_VIEW = """(player) => {
 
 
 # True once the page has stopped scrolling (the same scrollY at two polls in a row).
-SETTLED = "() => { const same = window.__traceY === scrollY; window.__traceY = scrollY; return same; }"
+SETTLED = (
+    "() => { const same = window.__traceY === scrollY; window.__traceY = scrollY; return same; }"
+)
 
 
 def settle(page) -> None:
@@ -98,7 +100,9 @@ def test_next_walks_through_call_impl_and_back_goes_back(page, server, run, scre
     assert player.locator('button[data-trace="prev"]').count() == 1
     expected = expected_ids(page, run)
     page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"() => /\\b1 \\//.test(document.querySelector('{PLAYER} .book-trace-count').textContent)")
+    page.wait_for_function(
+        f"() => /\\b1 \\//.test(document.querySelector('{PLAYER} .book-trace-count').textContent)"
+    )
     assert page.evaluate(CURRENT) == expected[0]
     # Walk until the run has left _call_impl's listing after passing through it.
     seen, index = [], 0
@@ -141,7 +145,9 @@ def test_the_player_speaks_the_reader_language(page, server, run):
     open_chapter(page, server, "zh")
     player = page.locator(PLAYER)
     player.locator('button[data-trace="next"]').click()
-    page.wait_for_function(f"() => document.querySelector('{PLAYER} .book-trace-where').textContent")
+    page.wait_for_function(
+        f"() => document.querySelector('{PLAYER} .book-trace-where').textContent"
+    )
     assert player.locator('button[data-trace="next"]').inner_text().strip() == "下一步"
     assert "步" in player.locator(".book-trace-count").inner_text()
     assert run["title"]["zh"] in player.inner_text()
@@ -161,7 +167,9 @@ def test_arrow_keys_step_unless_typing(page, server, run):
     open_chapter(page, server)
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"() => /\\b3 \\//.test(document.querySelector('{PLAYER} .book-trace-count').textContent)")
+    page.wait_for_function(
+        f"() => /\\b3 \\//.test(document.querySelector('{PLAYER} .book-trace-count').textContent)"
+    )
     page.keyboard.press("ArrowLeft")
     assert step_number(page) == 2
     assert page.evaluate(CURRENT) == expected_ids(page, run)[1]
@@ -178,7 +186,8 @@ def test_arrow_keys_step_unless_typing(page, server, run):
 
 
 def test_jump_to_next_call_and_return(page, server, run):
-    """"Next call" stops at the next call; "return" at the return of the function it entered."""
+    """The "next call" button stops at the next call, "return" at the return of the function it
+    entered."""
     open_chapter(page, server)
     player = page.locator(PLAYER)
     steps = run["steps"]
@@ -230,7 +239,9 @@ def test_in_place_until_started_then_docked_one_at_a_time(page, server, run):
     if players.count() > 1:
         other = page.locator(f".book-trace:not({PLAYER})").first
         other.locator('button[data-trace="next"]').click()
-        page.wait_for_function("() => document.querySelectorAll('.book-trace--docked').length === 1")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.book-trace--docked').length === 1"
+        )
         assert other.evaluate("e => e.classList.contains('book-trace--docked')")
         assert player.evaluate(IN_PLACE)
         assert len(page.evaluate(CURRENT)) <= 1
