@@ -117,6 +117,25 @@ def page(browser, server):
         context.close()
 
 
+SEARCH_INDEX = re.compile(r"/search/search_index(\.en)?\.json$")
+
+
+@pytest.fixture(scope="session")
+def without_search_index():
+    """A function that makes a page refuse its requests for the search index.
+
+    For checks of what a page shows unsearched: Material fetches the index (about 1 MB) on every
+    page load and the book's worker indexes it, seconds of CPU per page on a busy machine that
+    such a check does not need. Material then logs the failed request: not for a test that
+    searches or asserts that the console stays clean.
+    """
+
+    def refuse(page) -> None:
+        page.route(SEARCH_INDEX, lambda route: route.abort())
+
+    return refuse
+
+
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     """Directory for screenshots (gitignored)."""
