@@ -248,15 +248,15 @@ def test_a_note_without_code_joins_the_next_note(tmp_path):
 
 
 @pytest.fixture
-def measured_pages(browser, server, without_search_index):
+def measured_pages(browser, without_search_index):
     """The five measured pages in each language, at 1280 px."""
 
     def visit(code: str):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         without_search_index(page)  # the checks measure and read the pages, they do not search
-        page.goto(server)
-        page.evaluate(f"localStorage.setItem('book-lang', '{code}')")
+        # The reader's language, written before each page's scripts run (no page loaded for it).
+        page.add_init_script(f"localStorage.setItem('book-lang', '{code}')")
         return context, page
 
     return visit
