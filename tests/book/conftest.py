@@ -73,11 +73,19 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # 中: 页面没载完就离开时浏览器会断开连接：不必打印回溯。
+        # EN: A page left before it finished loading closes its connections: no traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="session")
 def server(book) -> str:
     """Serve the built site on 127.0.0.1 at a free port; yields the base URL."""
     handler = functools.partial(_QuietHandler, directory=str(book.site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -115,6 +123,25 @@ def page(browser, server):
         yield page
     finally:
         context.close()
+
+
+SEARCH_INDEX = re.compile(r"/search/search_index(\.en)?\.json$")
+
+
+@pytest.fixture(scope="session")
+def without_search_index():
+    """A function that makes a page refuse its requests for the search index.
+
+    For checks of what a page shows unsearched: Material fetches the index (about 1 MB) on every
+    page load and the book's worker indexes it, seconds of CPU per page on a busy machine that
+    such a check does not need. Material then logs the failed request: not for a test that
+    searches or asserts that the console stays clean.
+    """
+
+    def refuse(page) -> None:
+        page.route(SEARCH_INDEX, lambda route: route.abort())
+
+    return refuse
 
 
 @pytest.fixture(scope="session")

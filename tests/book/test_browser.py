@@ -57,10 +57,14 @@ VISIBLE_TEXT = """([pattern, skipCode]) => {
 }"""
 
 
-def choose_language(page, server, code: str) -> None:
-    """Remember a language choice as the header button does, before the next page load."""
-    page.goto(server)
-    page.evaluate(f"localStorage.setItem('book-lang', '{code}')")
+def choose_language(page, code: str) -> None:
+    """Remember a language choice as the header button does, before the next page load.
+
+    Written by a script that runs before the page's own on every load of this page, instead of
+    on a page loaded for it first (each load of a book page runs Material's scripts and fetches
+    and indexes the search index); nothing in these tests switches the language afterwards.
+    """
+    page.add_init_script(f"localStorage.setItem('book-lang', '{code}')")
 
 
 def site_pages(server) -> list[str]:
@@ -111,12 +115,19 @@ def test_language_choice_follows_navigation_and_reload(page, server, screenshots
     check_clean(page)
 
 
-def test_english_mode_shows_no_chinese_on_any_page(page, server):
+def test_english_mode_shows_no_chinese_on_any_page(page, server, without_search_index):
     """In English mode no Chinese character is visible anywhere but the switch."""
-    choose_language(page, server, "en")
+    # 中: 只看页面本身显示的文字：不需要搜索索引，也不必等图片载入（图片不是文字节点）；
+    #     lang.js 在 DOMContentLoaded 时选定语言，等到 data-book-lang 为 en 再检查。
+    # EN: Only the text a page shows matters: no search index, and no wait for the images (they
+    #     hold no text node); lang.js picks the language at DOMContentLoaded, the check waits for
+    #     data-book-lang to be en.
+    without_search_index(page)
+    choose_language(page, "en")
     found = {}
     for path in site_pages(server):
-        page.goto(server + path)
+        page.goto(server + path, wait_until="domcontentloaded")
+        page.wait_for_function("document.documentElement.getAttribute('data-book-lang') === 'en'")
         visible = page.evaluate(VISIBLE_TEXT, [CJK, False])
         if visible:
             found[path] = visible[:5]
@@ -125,7 +136,7 @@ def test_english_mode_shows_no_chinese_on_any_page(page, server):
 
 def test_chinese_mode_has_chinese_labels_and_no_english_halves(page, server):
     """In Chinese mode the section labels are Chinese, and no summary shows its English half."""
-    choose_language(page, server, "zh")
+    choose_language(page, "zh")
     page.goto(server + HOOKS_CHAPTER)
     labels = page.locator(".doc-section-title").evaluate_all(
         "els => els.filter(e => e.checkVisibility()).map(e => e.innerText.trim())"
@@ -192,7 +203,8 @@ def test_call_impl_notes_stack_above_the_code_on_a_phone(browser, server, screen
         context.close()
 
 
-def test_listing_code_is_at_least_13px_everywhere(page, server):
+def test_listing_code_is_at_least_13px_everywhere(page, server, without_search_index):
+    without_search_index(page)  # reads computed font sizes only
     for path in (HOOKS_CHAPTER, "chapters/layers/pooling/", "chapters/05-containers/"):
         page.goto(server + path)
         sizes = page.locator(".book-listing .book-code code").evaluate_all(
@@ -254,7 +266,7 @@ def test_multi_word_chinese_query_finds_pages_with_all_words(page, server, query
 def test_diagram_text_is_at_least_10px_in_the_reader_language(page, server, screenshots, code):
     """At 1280 px every diagram shown has its smallest text at 10 px or more, and speaks only the
     reader's language (each diagram is drawn once per language)."""
-    choose_language(page, server, code)
+    choose_language(page, code)
     page.goto(server + "generated/diagrams/")
     page.wait_for_function(
         "() => [...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 0)"

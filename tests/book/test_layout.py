@@ -71,7 +71,8 @@ def _open(page, server, path: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [CHAPTER_6, CHAPTER_11, OPTIMIZER, DDP_ITERATION, CONV])
-def test_no_code_row_scrolls_sideways_at_1280(page, server, path):
+def test_no_code_row_scrolls_sideways_at_1280(page, server, without_search_index, path):
+    without_search_index(page)  # measures the page, does not search
     _open(page, server, path)
     rows = page.locator(".book-listing .book-code code").count()
     assert rows > 20, (path, rows)
@@ -81,9 +82,10 @@ def test_no_code_row_scrolls_sideways_at_1280(page, server, path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [CHAPTER_6, CHAPTER_11, OPTIMIZER, DDP_ITERATION])
-def test_no_code_row_scrolls_sideways_on_a_phone(browser, server, path):
+def test_no_code_row_scrolls_sideways_on_a_phone(browser, server, without_search_index, path):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
+    without_search_index(page)  # measures the page, does not search
     try:
         _open(page, server, path)
         assert page.evaluate(CLIPPED_ROWS) == []
@@ -98,12 +100,13 @@ def test_no_code_row_scrolls_sideways_on_a_phone(browser, server, path):
 
 
 @pytest.mark.slow
-def test_wrapped_lines_hang_past_their_own_indentation(browser, server):
+def test_wrapped_lines_hang_past_their_own_indentation(browser, server, without_search_index):
     """On a phone many lines wrap; every continuation starts right of where the line's code
     starts, so a wrapped line never reads as a dedent, and a bar marks it; the code starts on
     its line number's line."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
+    without_search_index(page)  # measures the page, does not search
     try:
         _open(page, server, CHAPTER_6)
         wrapped = page.evaluate(WRAPPED_LINES)
@@ -121,10 +124,11 @@ def test_wrapped_lines_hang_past_their_own_indentation(browser, server):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
-def test_printed_outputs_are_not_cut(browser, server, width):
+def test_printed_outputs_are_not_cut(browser, server, without_search_index, width):
     """Chapter 11's outputs include a line longer than the column: it wraps, nothing is cut."""
     context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600)
     page = context.new_page()
+    without_search_index(page)  # measures the page, does not search
     try:
         page.goto(server + CHAPTER_11)
         widths = page.locator(".language-text.highlight pre > code").evaluate_all(

@@ -24,10 +24,12 @@ def load_index(book, name: str) -> list[dict]:
 
 
 def open_in(page, server, language: str) -> None:
-    """Open the home page with the reader's language chosen (as the header button keeps it)."""
-    page.goto(server)
-    page.evaluate(f"localStorage.setItem('book-lang', '{language}')")
-    page.requests.clear()
+    """Open the home page with the reader's language chosen (as the header button keeps it).
+
+    The choice is written before the page's scripts run, instead of on a first load of the page
+    (which would fetch and index the other language's search index for nothing).
+    """
+    page.add_init_script(f"localStorage.setItem('book-lang', '{language}')")
     page.goto(server)
 
 
