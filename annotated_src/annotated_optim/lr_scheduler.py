@@ -2640,8 +2640,9 @@ class ReduceLROnPlateau(LRScheduler):
 
         === "中文"
 
-            1. 指标先转成 `float`（0 维张量也可以）；给了 `epoch` 时发出与其他调度器相同的
-               弃用警告，并把 `last_epoch` 设为它。
+            1. 指标先转成 `float`（0 维张量也可以）。没给 `epoch` 时 `last_epoch` 加一；给了则
+               发出与其他调度器相同的弃用警告 `EPOCH_DEPRECATION_WARNING`（`UserWarning`），
+               并把 `last_epoch` 设为 `epoch`。
             2. 明显变好则更新 `best` 并清零 `num_bad_epochs`，否则加一。
             3. 冷却期内倒数一次，并把坏结果清零。
             4. 坏结果超过 `patience` 次：降低学习率，重新进入冷却期，坏结果清零。
@@ -2649,9 +2650,10 @@ class ReduceLROnPlateau(LRScheduler):
 
         === "English"
 
-            1. The metric is turned into a `float` (a 0-dim tensor works too); an `epoch`
-               argument raises the same deprecation warning as the other schedulers and
-               becomes `last_epoch`.
+            1. The metric is turned into a `float` (a 0-dim tensor works too). Without
+               `epoch`, `last_epoch` grows by one; with it, the deprecation warning the other
+               schedulers give, `EPOCH_DEPRECATION_WARNING` (a `UserWarning`), is issued and
+               `last_epoch` is set to `epoch`.
             2. A clear improvement updates `best` and zeroes `num_bad_epochs`, otherwise it
                grows by one.
             3. During a cooldown, count one down and zero the bad results.

@@ -4672,7 +4672,8 @@ class Module(torch.nn.Module):
                 （从 `missing_keys` 里删掉一个键，严格加载就能通过）。
                 代价是加载不是事务性的：报错时，所有匹配上的张量已经复制进模型，模型处于
                 加载了一半的状态。需要“全有或全无”时，先加载到 `copy.deepcopy` 得到的副本里，
-                成功后再换上；或者事先用 `clone()` 保存一份状态。
+                成功后再换上；或者事先保存一份模型状态的副本（每个张量都用 `clone()` 复制，因为
+                `state_dict()` 里的张量与模型共享存储），失败时再把它加载回去。
 
             === "English"
 
@@ -4687,7 +4688,9 @@ class Module(torch.nn.Module):
                 The price: loading is not transactional. When it raises, every tensor that
                 matched has already been copied in, and the model is half loaded. For
                 all-or-nothing, load into a `copy.deepcopy` of the model and swap it in on
-                success, or keep a `clone()`d copy of the state beforehand.
+                success, or beforehand keep a copy of the model's state, each tensor copied with
+                `clone()` (the tensors of `state_dict()` share storage with the model), and load
+                it back on failure.
 
         Args:
             state_dict: Maps dotted names to tensors. / 点号名字到张量的映射。

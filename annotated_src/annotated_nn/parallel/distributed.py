@@ -1056,10 +1056,16 @@ class DistributedDataParallel(Module, Joinable):
 
             按顺序：
 
-            1. 初始化 `Module` 与 `Joinable`；选定进程组（`process_group`、`device_mesh`
-               或默认的全体进程组）。
-            2. 去掉要忽略的参数，检查至少有一个参数需要梯度、设备类型唯一、
-               `device_ids`/`output_device` 只用于 GPU 模块。
+            1. 初始化 `Module` 与 `Joinable`；`delay_all_reduce_named_params` 与
+               `param_to_hook_all_reduce` 必须同时给出（否则 `ValueError`）；选定进程组
+               （`process_group`、`device_mesh` 或默认的全体进程组；两者都给、或网格不是 1 维时
+               `RuntimeError`）。
+            2. 去掉要忽略的参数（模型的 `_ddp_params_and_buffers_to_ignore` 与延后归约的参数），
+               再检查剩下的参数：至少有一个需要梯度（否则 `RuntimeError`；有延后归约的参数时
+               只记一条 info 日志）；`device_ids` 至多一个元素；设备类型恰好一种——有延后归约的
+               参数而剩下的参数一个也没有（全被延后或忽略）时，也在这里失败，报错里的类型集合
+               是空的 `set()`；`device_ids`/`output_device` 只用于单设备 GPU 模块。后三项不满足
+               时都是 `ValueError`。
             3. 记下各项设置，处理 `broadcast_buffers` 的弃用警告与 `check_reduction` 的警告，
                拒绝未初始化参数（惰性模块还没运行过）。
             4. 算出桶大小；若有延后归约的参数，先为它们建好缓冲并注册钩子。
@@ -1074,11 +1080,18 @@ class DistributedDataParallel(Module, Joinable):
 
             In order:
 
-            1. Initialize `Module` and `Joinable`; choose the process group (`process_group`,
-               `device_mesh` or the default world group).
-            2. Drop ignored parameters, check that at least one parameter requires a gradient,
-               that there is one device type, and that `device_ids`/`output_device` are only
-               used for GPU modules.
+            1. Initialize `Module` and `Joinable`; `delay_all_reduce_named_params` and
+               `param_to_hook_all_reduce` must come together (else `ValueError`); choose the
+               process group (`process_group`, `device_mesh` or the default world group; both
+               given, or a mesh that is not 1-D, is a `RuntimeError`).
+            2. Drop the ignored parameters (the model's `_ddp_params_and_buffers_to_ignore` and
+               the delayed ones), then check the remaining ones: at least one requires a
+               gradient (else `RuntimeError`; with delayed parameters only an info record is
+               logged); `device_ids` holds at most one element; there is exactly one device
+               type, which also fails when there are delayed parameters and no parameter
+               remains (all delayed or ignored), the error naming the empty set `set()`; and
+               `device_ids`/`output_device` are only for single-device GPU modules. The last
+               three fail with `ValueError`.
             3. Record the settings, handle the `broadcast_buffers` deprecation warnings and the
                `check_reduction` warning, refuse uninitialized parameters (a lazy module not
                run yet).
@@ -1116,8 +1129,8 @@ class DistributedDataParallel(Module, Joinable):
             forward_sync_buffers: Buffer sync before forward. / 前向前同步缓冲区。
 
         Raises:
-            ValueError: Inconsistent delayed-reduce arguments, devices or `device_ids`. / 延后归约参数、设备或 `device_ids` 不合法。
-            RuntimeError: Both group and mesh, no trainable parameter, or uninitialized parameters. / 同时给了进程组与网格、没有可训练参数，或有未初始化参数。
+            ValueError: Inconsistent delayed-reduce arguments, no parameter left besides the delayed and ignored ones, devices or `device_ids`. / 延后归约参数不成对、除延后与忽略的参数外一个不剩、设备或 `device_ids` 不合法。
+            RuntimeError: Both group and mesh, a mesh that is not 1-D, no trainable parameter, or uninitialized parameters. / 同时给了进程组与网格、网格不是 1 维、没有可训练参数，或有未初始化参数。
         """
         # 中: 第 1 步。`Module.__init__` 不会顺着 MRO 调用 `Joinable.__init__`（`call_super_init`
         # 中: 为 False），所以显式调用它，建出 `_join_config`（默认不在 join 中）。
@@ -1196,10 +1209,13 @@ class DistributedDataParallel(Module, Joinable):
         self._module_parameters = [
             p for n, p in module.named_parameters() if n not in self.parameters_to_ignore
         ]
-        # 中: 一个需要梯度的都没有时 DDP 无事可做，报错；除非全部参数都是延后归约的，
-        # 中: 那时只记一条 info 日志。
-        # EN: With none requiring a gradient DDP has nothing to do and raises; unless every
-        # EN: parameter is delayed, which only logs an info record.
+        # 中: 剩下的参数一个需要梯度的都没有时 DDP 无事可做，报错；除非有延后归约的参数，
+        # 中: 那时只记一条 info 日志。若参数全被延后或忽略、一个不剩，下面的设备类型检查
+        # 中: 会报 ValueError。
+        # EN: With no remaining parameter requiring a gradient DDP has nothing to do and raises;
+        # EN: unless some parameters are delayed, which only logs an info record. If every
+        # EN: parameter was delayed or ignored, none remains, and the device-type check below
+        # EN: raises a ValueError.
         if not any(p.requires_grad for p in self._module_parameters):
             if len(self._delay_all_reduce_params):
                 logger.info("Delay the AllReduce of all parameters.")
@@ -1228,9 +1244,10 @@ class DistributedDataParallel(Module, Joinable):
         distinct_device_types = {
             p.device.type for p in self._module_parameters if p.device is not None
         }
-        # 中: 报错给出实际看到的设备类型集合（例如 `{'cpu', 'meta'}`）；通过后记下唯一的类型。
-        # EN: The error shows the set of device types seen (e.g. `{'cpu', 'meta'}`); once passed,
-        # EN: the single type is recorded.
+        # 中: 报错给出实际看到的设备类型集合（例如 `{'cpu', 'meta'}`；没有剩下的参数时是
+        # 中: `set()`）；通过后记下唯一的类型。
+        # EN: The error shows the set of device types seen (e.g. `{'cpu', 'meta'}`, or `set()`
+        # EN: when no parameter remains); once passed, the single type is recorded.
         if len(distinct_device_types) != 1:
             self._log_and_throw(
                 ValueError,

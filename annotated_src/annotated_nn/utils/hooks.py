@@ -315,6 +315,35 @@ def warn_if_has_hooks(tensor) -> None:
                 )
 
 
+@torch._disable_dynamo
+def _outside_dynamo(method, *args):
+    r"""Call `method(*args)` where dynamo does not trace. / 在 dynamo 不追踪的地方调用 `method(*args)`。
+
+    === "中文"
+
+        [`BackwardHook._apply_on_tensors`][annotated_nn.utils.hooks.BackwardHook._apply_on_tensors]
+        在 dynamo 追踪它时把调用交到这里。`torch._disable_dynamo` 第一次被调用时才导入
+        torch._dynamo，此后 dynamo 不追踪本函数及它调用的代码，于是在这里图中断，调用在即时模式下
+        执行。只有 dynamo 追踪时才会走到这里，那时 dynamo 早已导入。
+
+    === "English"
+
+        [`BackwardHook._apply_on_tensors`][annotated_nn.utils.hooks.BackwardHook._apply_on_tensors]
+        hands its call over here when dynamo traces it. `torch._disable_dynamo` imports
+        torch._dynamo only on its first call; from then on dynamo does not trace this function or
+        the code it calls, so the graph breaks here and the call runs eagerly. Only a dynamo trace
+        comes this way, and by then dynamo has been imported.
+
+    Args:
+        method: The bound method to call. / 要调用的绑定方法。
+        *args: Its arguments. / 它的参数。
+
+    Returns:
+        Whatever `method` returns. / `method` 的返回值。
+    """
+    return method(*args)
+
+
 class BackwardHook:
     r"""Runs a module's full backward hooks and pre-hooks. / 执行模块的完整反向钩子与反向预钩子。
 
@@ -558,12 +587,16 @@ class BackwardHook:
 
     # DIFF(torch 2.13):
     # 中: torch.compile 的 dynamo 只特殊处理 torch 自己的 BackwardHook；我们的类会被当作普通代码追踪，
-    #     而这里的 grad_fn 名称检查在追踪时无法成立。禁止 dynamo 进入本方法：钩子的搭建在即时模式下
-    #     完成（一次图中断），钩子调用与梯度与 torch 编译后的结果相同。
+    #     而这里的 grad_fn 名称检查在追踪时无法成立。所以 dynamo 追踪到本方法时，把这次调用交给
+    #     `_outside_dynamo` 在 dynamo 之外重新执行：钩子的搭建在即时模式下完成（一次图中断），钩子调用
+    #     与梯度与 torch 编译后的结果相同。即时模式不经过那个装饰器，因为它第一次被调用时要导入
+    #     torch._dynamo（数秒），而 torch 的 BackwardHook 在即时模式下什么也不导入。
     # EN: dynamo (torch.compile) special-cases only torch's own BackwardHook; ours would be traced as
-    #     ordinary code, where the grad_fn name check below cannot hold. Keeping dynamo out of this
-    #     method sets the hooks up eagerly (one graph break); hook calls and gradients match torch's.
-    @torch._disable_dynamo
+    #     ordinary code, where the grad_fn name check below cannot hold. So when dynamo traces this
+    #     method, the call is handed to `_outside_dynamo` and runs again outside dynamo: the hooks
+    #     are set up eagerly (one graph break), and hook calls and gradients match torch's compiled
+    #     ones. Eager calls skip that decorator, whose first call imports torch._dynamo (seconds),
+    #     while torch's BackwardHook imports nothing in eager mode.
     def _apply_on_tensors(self, fn, args):
         r"""Route the tensors of `args` through one identity node and pass its `grad_fn` to `fn`. / 让 `args` 中的张量穿过一个恒等节点，并把其 `grad_fn` 交给 `fn`。
 
@@ -590,6 +623,14 @@ class BackwardHook:
         Raises:
             RuntimeError: No tensor got the node (should not happen). / 没有张量接到节点上（不应发生）。
         """
+        # 中: 只有 dynamo 追踪时 is_dynamo_compiling() 才为真（dynamo 把它当作常量），
+        # 中: 即时模式下它总是 False；在 dynamo 之外重新执行时也是 False，所以只会转交一次。
+        # EN: is_dynamo_compiling() is true only while dynamo traces (dynamo folds it to a
+        # EN: constant); in eager mode it is always False, the run outside dynamo included, so
+        # EN: the call is handed over only once.
+        if torch.compiler.is_dynamo_compiling():
+            return _outside_dynamo(self._apply_on_tensors, fn, args)
+
         # 中: 只看 `args` 的顶层元素：
         # 中: 列表、dict 里嵌套的张量不会被包装，它们的梯度不出现在 grad_input 里，
         # 中: 也不算作“有输入需要梯度”。

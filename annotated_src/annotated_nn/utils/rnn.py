@@ -1079,7 +1079,8 @@ def pack_sequence(
         The packed sequence. / 打包序列。
 
     Raises:
-        RuntimeError: Unsorted lengths with `enforce_sorted=True`. / 长度未降序而 `enforce_sorted=True`。
+        RuntimeError: An empty list, a tensor of length 0, trailing dimensions that differ, or
+            unsorted lengths with `enforce_sorted=True`. / 空列表、长度为 0 的张量、其余维度不一致，或长度未降序而 `enforce_sorted=True`。
 
     Examples:
         >>> import torch
