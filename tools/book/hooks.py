@@ -16,7 +16,8 @@
   page and Note (tools/book/numbering.py), then sets the listings aside from the search parser.
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
-- ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
+- ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel, and
+  each story page's notebooks (tools/book/notebooks.py; the link sits under the page's H1).
 
 ``BOOK_PLACEHOLDERS=1`` adds a stub for each chapter in the nav that does not exist yet (for
 building the book while the chapters are being written; never set in tests or CI).
@@ -45,6 +46,7 @@ if str(HERE) not in sys.path:
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
 import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
+import notebooks  # noqa: E402  (tools/book/notebooks.py)
 import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
@@ -114,6 +116,11 @@ def on_config(config, **kwargs):
         _state["edit_base"] = _repo_edit_base(config)
     if os.environ.get("BOOK_SITE_URL"):
         config["site_url"] = os.environ["BOOK_SITE_URL"].rstrip("/") + "/"
+    _state["notebooks"] = {}
+    _state["notebook_links"] = notebooks.Links(
+        base=config.get("site_url") or "../",
+        listings=notebooks.listing_index(Path(config["docs_dir"])),
+    )
     return config
 
 
@@ -276,6 +283,11 @@ CHAPTER_MAP = "<!-- book:chapter-map -->"
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
+    if page.file.src_uri in numbering.table():
+        _add_notebooks(markdown, page.file.src_uri)
+        markdown = notebooks.with_download_link(
+            markdown, page.file.src_uri, "../" * page.url.count("/")
+        )
     markdown = numbering.number_heading(markdown, page.file.src_uri)
     if CHAPTER_MAP in markdown:
         chapter_map = numbering.chapter_map(
@@ -295,6 +307,13 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         if source:
             page.edit_url = base + source
     return markdown
+
+
+def _add_notebooks(markdown: str, src_uri: str) -> None:
+    """A story page's notebooks, one per language (tools/book/notebooks.py). / 正文页面的两个 notebook。"""
+    for language in notebooks.LANGUAGES:
+        notebook = notebooks.page_notebook(markdown, src_uri, language, _state["notebook_links"])
+        _state["notebooks"][notebooks.notebook_name(src_uri, language)] = notebooks.write(notebook)
 
 
 SLOT = re.compile(
@@ -416,11 +435,14 @@ def on_post_page(output, page, config, **kwargs):
 
 
 def on_post_build(config, **kwargs):
-    """Write the comparison fragments. / 写出对照片段文件。"""
+    """Write the comparison fragments and the notebooks. / 写出对照片段文件与 notebook。"""
     folder = Path(config["site_dir"]) / COMPARE_DIR
     folder.mkdir(parents=True, exist_ok=True)
     for name, fragment in _state.get("fragments", {}).items():
         (folder / name).write_text(fragment, encoding="utf-8")
+    (Path(config["site_dir"]) / notebooks.FOLDER).mkdir(exist_ok=True)
+    for name, text in _state.get("notebooks", {}).items():
+        (Path(config["site_dir"]) / name).write_text(text, encoding="utf-8")
 
 
 def on_serve(server, config, builder, **kwargs):
