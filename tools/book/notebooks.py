@@ -48,13 +48,13 @@ TAB_LABEL = {"zh": "中文", "en": "English"}
 FOLDER = "notebooks"
 GET_THE_CODE = "get-the-code.md"
 
-DIRECTIVE = re.compile(r"^:::\s+(annotated_(?:nn|optim)(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
+DIRECTIVE = re.compile(r"^:::\s+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
 FENCE_OPEN = re.compile(r"^(\s*)```(\w*)")
 TAB = re.compile(r'^=== "([^"]+)"\s*$')
 ADMONITION = re.compile(r'^(\?\?\?\+?|!!!)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 ATTRIBUTES = re.compile(r"\s*\{\s*[#.:][^}]*\}")
-AUTOREF = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\[(annotated_(?:nn|optim)[\w.]*)\]")
+AUTOREF = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\[(annotated_\w+[\w.]*)\]")
 LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 LIST_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+\.)\s+)(.*)$")
 ANSWER = re.compile(r"答案|Answer")
@@ -82,7 +82,7 @@ except ImportError as error:
 
 # 中: 用到随机数的示例各自设定种子；这里再固定一次，让其余的随机数也可重复。
 # EN: Examples that draw random numbers seed themselves; this makes any other draw repeatable too.
-torch.manual_seed(0)
+_ = torch.manual_seed(0)
 '''
 
 
