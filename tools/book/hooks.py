@@ -44,6 +44,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
+import get_the_code  # noqa: E402  (tools/book/get_the_code.py)
 import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
 import notebooks  # noqa: E402  (tools/book/notebooks.py)
@@ -204,6 +205,12 @@ def on_files(files, config, **kwargs):
         generated = GeneratedFile.generated(config, src_uri, content="")
         files.append(generated)
     _state["generated"] = set(names)
+    # 中: 源码包（docs/get-the-code.md 链接它）作为站点文件写出，见 tools/book/get_the_code.py。
+    # EN: The source archive (linked from docs/get-the-code.md), a file of the site; see
+    # EN: tools/book/get_the_code.py.
+    files.append(
+        File.generated(config, get_the_code.ARCHIVE, content=get_the_code.archive_bytes(ROOT))
+    )
     if os.environ.get("BOOK_PLACEHOLDERS") == "1":
         for path in _nav_paths(config["nav"] or []):
             if path.endswith(".md") and files.get_file_from_path(path) is None:
@@ -288,6 +295,8 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         markdown = notebooks.with_download_link(
             markdown, page.file.src_uri, "../" * page.url.count("/")
         )
+    if page.file.src_uri == get_the_code.PAGE:
+        markdown = get_the_code.fill(markdown, config.get("repo_url"), get_the_code.ARCHIVE)
     markdown = numbering.number_heading(markdown, page.file.src_uri)
     if CHAPTER_MAP in markdown:
         chapter_map = numbering.chapter_map(
