@@ -115,9 +115,11 @@ def test_notebooks_of_both_languages(page):
     # No mkdocs syntax is left; the English prose has no Chinese outside code and quoted titles.
     for nb in (zh, en):
         text = prose(nb)
-        assert not re.search(r'^(:::|===|\?\?\?|!!!) ', text, re.M), page
+        assert not re.search(r"^(:::|===|\?\?\?|!!!) ", text, re.M), page
         assert "{#" not in text and "][annotated_" not in text and 'markdown="' not in text
-    english = re.sub(r"```.*?```|`[^`]*`|《[^》]*》|“[^”]*”|<cite.*?</cite>", "", prose(en), flags=re.S)
+    english = re.sub(
+        r"```.*?```|`[^`]*`|《[^》]*》|“[^”]*”|<cite.*?</cite>", "", prose(en), flags=re.S
+    )
     chinese_lines = [line for line in english.splitlines() if cjk.search(line)]
     assert not chinese_lines, chinese_lines[:5]
     assert cjk.search(prose(zh))
@@ -260,7 +262,10 @@ def test_every_story_page_links_its_notebooks(book):
 def test_get_the_code_page_is_linked_from_home_and_reading_guide(book):
     html = book.html("get-the-code/")
     assert "获取代码与运行" in html and "Get the code and run it" in html
-    for page, href in (("", "get-the-code/"), ("chapters/00-reading-guide/", "../../get-the-code/")):
+    for page, href in (
+        ("", "get-the-code/"),
+        ("chapters/00-reading-guide/", "../../get-the-code/"),
+    ):
         assert f'href="{href}"' in book.html(page), page
     # In the navigation, not numbered (it is not a story page).
     assert "get-the-code.md" not in numbering.table()

@@ -26,8 +26,17 @@ ARCHIVE = "annotated_nn-src.tar.gz"
 PREFIX = "annotated_nn"
 PAGE = "get-the-code.md"
 MARKER = re.compile(r"^([ \t]*)<!-- book:get-source:(zh|en) -->[ \t]*$", re.M)
-SKIPPED = {".git", ".venv", "site", "__pycache__", ".pytest_cache", ".hypothesis", "artifacts",
-           ".ruff_cache", "node_modules"}
+SKIPPED = {
+    ".git",
+    ".venv",
+    "site",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "artifacts",
+    ".ruff_cache",
+    "node_modules",
+}
 DATE = 1_700_000_000  # a fixed timestamp for every entry (2023-11-14), for reproducible bytes
 
 

@@ -64,7 +64,7 @@ SET_UP = {
     "zh": "本 notebook 的第一个单元：检查环境（项目的 .venv：Python ≥ 3.10、torch 2.13.0、annotated_nn）并固定随机种子。",
     "en": "The notebook's first cell: checks the environment (the project's .venv: Python ≥ 3.10, torch 2.13.0, annotated_nn) and seeds torch.",
 }
-SET_UP_CODE = '''\
+SET_UP_CODE = """\
 # 中: 检查环境：本 notebook 要在项目的 .venv 里运行（见书中“获取代码与运行”一页）。
 # EN: Check the environment: run this notebook with the project's .venv (see the book's page
 # EN: "Get the code and run it").
@@ -83,7 +83,7 @@ except ImportError as error:
 # 中: 用到随机数的示例各自设定种子；这里再固定一次，让其余的随机数也可重复。
 # EN: Examples that draw random numbers seed themselves; this makes any other draw repeatable too.
 _ = torch.manual_seed(0)
-'''
+"""
 
 
 @dataclass
@@ -380,7 +380,9 @@ class _Converter:
         self.md(f"*{link}*" + (f" — {self.inline(shown)}" if text else ""))
 
 
-def page_notebook(markdown: str, src_uri: str, language: str, links: Links) -> nbformat.NotebookNode:
+def page_notebook(
+    markdown: str, src_uri: str, language: str, links: Links
+) -> nbformat.NotebookNode:
     """The notebook of one story page in one language. / 一个正文页面在一种语言下的 notebook。
 
     ``markdown`` is the page's source as written in docs/ (``src_uri`` is its path there); the H1
