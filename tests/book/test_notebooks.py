@@ -276,3 +276,53 @@ if __name__ == "__main__":
     # The subprocess of DefaultCapabilityRun: every notebook, outputs to argv[1] as {page: [...]}.
     outputs = {page: run_notebook(notebook(page, "zh")) for page in STORY_PAGES}
     Path(sys.argv[1]).write_text(json.dumps(outputs), encoding="utf-8")
+
+
+def test_get_the_code_instructions_follow_the_configured_repository():
+    """The clone command only when a repository is configured; the source archive always."""
+    import get_the_code  # tools/book/get_the_code.py
+
+    page = (DOCS / get_the_code.PAGE).read_text(encoding="utf-8")
+    url = "https://example.org/you/annotated_nn/"
+    with_repo = get_the_code.fill(page, url, get_the_code.ARCHIVE)
+    without = get_the_code.fill(page, None, get_the_code.ARCHIVE)
+    assert with_repo.count(f"    git clone {url} annotated_nn") == 2  # once per language tab
+    assert "    git clone" not in without
+    for text in (with_repo, without):
+        assert "<!-- book:get-source" not in text
+        assert text.count(f"]({get_the_code.ARCHIVE})") == 2
+        assert text.count(f"    tar -xzf {get_the_code.ARCHIVE}") == 2
+
+
+def test_source_archive_holds_the_checkout(tmp_path):
+    """The archive unpacks to annotated_nn/ with what `make` needs, and nothing built or installed."""
+    import tarfile
+
+    import get_the_code  # tools/book/get_the_code.py
+
+    data = get_the_code.archive_bytes(ROOT)
+    path = tmp_path / get_the_code.ARCHIVE
+    path.write_bytes(data)
+    with tarfile.open(path) as tar:
+        names = set(tar.getnames())
+    for needed in (
+        "Makefile",
+        "pyproject.toml",
+        "constraints.txt",
+        "mkdocs.yml",
+        "annotated_src/annotated_nn/__init__.py",
+        "docs/get-the-code.md",
+        "tools/book/notebooks.py",
+        "tests/book/test_notebooks.py",
+    ):
+        assert f"annotated_nn/{needed}" in names, needed
+    assert not [n for n in names if re.search(r"/(\.venv|site|__pycache__|\.git)/", n)]
+    assert get_the_code.archive_bytes(ROOT) == data  # the same files give the same bytes
+
+
+@pytest.mark.book
+def test_the_site_offers_the_source_archive(book):
+    import get_the_code  # tools/book/get_the_code.py
+
+    assert (book.site / get_the_code.ARCHIVE).stat().st_size > 100_000
+    assert f'href="../{get_the_code.ARCHIVE}"' in book.html("get-the-code/")

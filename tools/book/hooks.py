@@ -292,9 +292,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
     if page.file.src_uri in numbering.table():
         _add_notebooks(markdown, page.file.src_uri)
-        markdown = notebooks.with_download_link(
-            markdown, page.file.src_uri, "../" * page.url.count("/")
-        )
+        markdown = notebooks.with_download_link(markdown, page.file.src_uri)
     if page.file.src_uri == get_the_code.PAGE:
         markdown = get_the_code.fill(markdown, config.get("repo_url"), get_the_code.ARCHIVE)
     markdown = numbering.number_heading(markdown, page.file.src_uri)

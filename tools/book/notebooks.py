@@ -483,12 +483,13 @@ def write(notebook: nbformat.NotebookNode) -> str:
 H1 = re.compile(r"^# .+$", re.M)
 
 
-def with_download_link(markdown: str, src_uri: str, to_root: str) -> str:
+def with_download_link(markdown: str, src_uri: str) -> str:
     """The page's Markdown with the download link under its H1. / 在一级标题下加上下载链接。
 
-    ``to_root`` is the relative path from the page to the site's root (``"../../"``). The link of
-    each language downloads that language's notebook (the site shows one language at a time).
+    The link of each language downloads that language's notebook (the site shows one language at
+    a time); its address is relative to the page's directory URL.
     """
+    to_root = "../" * page_url(src_uri).count("/")
     names = {language: to_root + notebook_name(src_uri, language) for language in LANGUAGES}
     link = (
         '<p class="book-notebook" data-search-exclude>'
