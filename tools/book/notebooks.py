@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,8 +38,8 @@ import nbformat
 import nbformat.v4.nbjson
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in __import__("sys").path:
-    __import__("sys").path.insert(0, str(HERE))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
 import numbering  # noqa: E402  (tools/book/numbering.py)
