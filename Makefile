@@ -19,12 +19,12 @@ PYTEST_ARGS ?=
 # module's own expensive set-up (process groups, torchrun runs) on one worker (tests/conftest.py).
 PYTEST_XDIST := -n auto --maxprocesses=4 --dist loadgroup
 
-.PHONY: docs test build-docs diagrams annotations bench train sysdeps venv clean
+.PHONY: docs test build-docs diagrams annotations bench train notebook sysdeps venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet $(FIND_LINKS) -c constraints.txt -e '.[test,docs,dev]'
+	$(PY) -m pip install --quiet $(FIND_LINKS) -c constraints.txt -e '.[test,docs,dev,notebooks]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -68,6 +68,14 @@ bench: $(STAMP)
 # Train SimpleNet in annotated_nn and torch.nn side by side; fails if the losses ever differ.
 train: $(STAMP)
 	$(PY) -m annotated_examples.train
+
+# Run one chapter's notebook (downloaded from the book, or site/notebooks/ after `make build-docs`)
+# with the project's venv, top to bottom; the run, with its outputs, is written beside it as
+# NAME.run.ipynb.
+#   make notebook NB=path/to/06-call-and-forward-hooks.en.ipynb
+notebook: $(STAMP)
+	@test -n "$(NB)" || { echo "usage: make notebook NB=path/to/chapter.ipynb" >&2; exit 2; }
+	$(VENV)/bin/jupyter execute --output '{notebook_name}.run.ipynb' "$(NB)"
 
 clean:
 	rm -rf site .pytest_cache .hypothesis

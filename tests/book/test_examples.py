@@ -3,7 +3,8 @@
 The reading guide promises that every example was really run, that the output shown is what it
 printed, and that `import torch.nn as nn` in place of `import annotated_nn as nn` prints the same.
 Each example runs in-process (fresh globals, torch's RNG state restored afterwards) with
-annotated_nn, then with every `annotated_nn` import pointed at torch.
+annotated_nn, then with every `annotated_nn` import pointed at torch.nn and every `annotated_optim`
+import at torch.optim.
 
 The digits torch prints can depend on the SIMD kernels it picks for the CPU (AVX-512, AVX2 or
 none), so the examples also run on annotated_nn, in one subprocess for the whole module, with
@@ -61,11 +62,12 @@ def run(code: str) -> str:
 
 
 def as_torch(code: str) -> str:
-    """The same example on torch.nn. / 同一个示例改用 torch.nn。"""
+    """The same example on torch.nn and torch.optim. / 同一个示例改用 torch.nn 与 torch.optim。"""
     return (
         code.replace("import annotated_nn as nn", "import torch.nn as nn")
         .replace("annotated_nn.utils.hooks", "torch.utils.hooks")
         .replace("annotated_nn", "torch.nn")
+        .replace("annotated_optim", "torch.optim")
     )
 
 
@@ -137,7 +139,7 @@ def default_capability(request, tmp_path_factory):
 def test_example_prints_what_the_book_shows(page, line, code, expected, default_capability):
     assert run(code) == expected.rstrip()
     # An example that names torch's own DDP contrasts the two libraries: no torch twin to compare.
-    if "annotated_nn" in code and "torch.nn.parallel." not in code:
+    if ("annotated_nn" in code or "annotated_optim" in code) and "torch.nn.parallel." not in code:
         assert run(as_torch(code)) == expected.rstrip(), "torch.nn prints something else"
     if default_capability is not None:
         assert default_capability.output(f"{page}:{line}") == expected.rstrip(), (

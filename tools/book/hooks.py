@@ -16,7 +16,8 @@
   page and Note (tools/book/numbering.py), then sets the listings aside from the search parser.
 - ``on_post_page``: splits the theme's bilingual titles (nav, table of contents, footer) and
   gives Material's interface words their English twin.
-- ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel.
+- ``on_post_build``: writes the comparison fragments, fetched when a reader opens a panel, and
+  each story page's notebooks (tools/book/notebooks.py; the link sits under the page's H1).
 - Recorded runs (tools/book/trace.py): ``on_config`` starts the recorder in a fresh process too;
   ``on_page_content`` replaces each ``<!-- trace: RUN_ID -->`` marker with the player's
   placeholder and notes the page's line anchors; ``on_post_build`` gives each recorded function
@@ -48,8 +49,10 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import bilingual  # noqa: E402  (tools/book/bilingual.py)
+import get_the_code  # noqa: E402  (tools/book/get_the_code.py)
 import listings  # noqa: E402  (tools/book/listings.py)
 import lr_plots  # noqa: E402  (tools/book/lr_plots.py)
+import notebooks  # noqa: E402  (tools/book/notebooks.py)
 import numbering  # noqa: E402  (tools/book/numbering.py)
 import panels  # noqa: E402  (tools/book/panels.py)
 
@@ -130,6 +133,11 @@ def on_config(config, **kwargs):
         _state["edit_base"] = _repo_edit_base(config)
     if os.environ.get("BOOK_SITE_URL"):
         config["site_url"] = os.environ["BOOK_SITE_URL"].rstrip("/") + "/"
+    _state["notebooks"] = {}
+    _state["notebook_links"] = notebooks.Links(
+        base=config.get("site_url") or "../",
+        listings=notebooks.listing_index(Path(config["docs_dir"])),
+    )
     return config
 
 
@@ -213,6 +221,12 @@ def on_files(files, config, **kwargs):
         generated = GeneratedFile.generated(config, src_uri, content="")
         files.append(generated)
     _state["generated"] = set(names)
+    # 中: 源码包（docs/get-the-code.md 链接它）作为站点文件写出，见 tools/book/get_the_code.py。
+    # EN: The source archive (linked from docs/get-the-code.md), a file of the site; see
+    # EN: tools/book/get_the_code.py.
+    files.append(
+        File.generated(config, get_the_code.ARCHIVE, content=get_the_code.archive_bytes(ROOT))
+    )
     if os.environ.get("BOOK_PLACEHOLDERS") == "1":
         for path in _nav_paths(config["nav"] or []):
             if path.endswith(".md") and files.get_file_from_path(path) is None:
@@ -292,6 +306,11 @@ CHAPTER_MAP = "<!-- book:chapter-map -->"
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
     """Numbered titles; "Edit this page" at the code shown. / 带编号的标题；“编辑此页”指向所展示的代码。"""
+    if page.file.src_uri in numbering.table():
+        _add_notebooks(markdown, page.file.src_uri)
+        markdown = notebooks.with_download_link(markdown, page.file.src_uri)
+    if page.file.src_uri == get_the_code.PAGE:
+        markdown = get_the_code.fill(markdown, config.get("repo_url"), get_the_code.ARCHIVE)
     markdown = numbering.number_heading(markdown, page.file.src_uri)
     if CHAPTER_MAP in markdown:
         chapter_map = numbering.chapter_map(
@@ -311,6 +330,13 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
         if source:
             page.edit_url = base + source
     return markdown
+
+
+def _add_notebooks(markdown: str, src_uri: str) -> None:
+    """A story page's notebooks, one per language (tools/book/notebooks.py). / 正文页面的两个 notebook。"""
+    for language in notebooks.LANGUAGES:
+        notebook = notebooks.page_notebook(markdown, src_uri, language, _state["notebook_links"])
+        _state["notebooks"][notebooks.notebook_name(src_uri, language)] = notebooks.write(notebook)
 
 
 SLOT = re.compile(
@@ -459,11 +485,14 @@ def on_post_page(output, page, config, **kwargs):
 
 
 def on_post_build(config, **kwargs):
-    """Write the comparison fragments. / 写出对照片段文件。"""
+    """Write the comparison fragments, the notebooks and the recorded runs. / 写出对照片段、notebook 与录制的运行。"""
     folder = Path(config["site_dir"]) / COMPARE_DIR
     folder.mkdir(parents=True, exist_ok=True)
     for name, fragment in _state.get("fragments", {}).items():
         (folder / name).write_text(fragment, encoding="utf-8")
+    (Path(config["site_dir"]) / notebooks.FOLDER).mkdir(exist_ok=True)
+    for name, text in _state.get("notebooks", {}).items():
+        (Path(config["site_dir"]) / name).write_text(text, encoding="utf-8")
     try:
         runs = trace.collect(_state["tracer"])
         marked = {run_id for ids in _state["trace_marked"].values() for run_id in ids}
