@@ -178,6 +178,9 @@ def test_timeline_diagram_draws_rank_rows_in_event_order():
 
 def test_generation_is_cached():
     """The spawned run happens once per process: generate_all() reuses it."""
+    # 中: 先确保已经运行过一次（本进程中之前的测试不一定调用过它）。
+    # EN: Make sure it ran once (earlier tests of this process may not have called it).
+    ddp_trace.traced_run()
     before = ddp_trace.traced_run.cache_info().misses
     ddp_trace.traced_run()
     generate.ddp_timeline_dot()

@@ -140,13 +140,16 @@ class _RequiredParameter:
 
         === "中文"
 
-            这段文字会出现在优化器的 repr 里：某个超参数的默认值是
-            `required` 时，`defaults` 中显示的就是它。
+            这段文字出现在 `repr(optimizer.defaults)` 里：某个超参数的默认值是 `required` 时，
+            `defaults` 中显示的就是它。优化器自己的 repr 只列参数组，不会出现它：参数组里若还是
+            `required`，`add_param_group` 已经报了 `ValueError`。
 
         === "English"
 
-            This text shows up in an optimizer's repr: when a hyperparameter's default is
-            `required`, this is how `defaults` displays it.
+            This text shows in `repr(optimizer.defaults)`: when a hyperparameter's default is
+            `required`, this is how `defaults` displays it. The optimizer's own repr lists only
+            the param groups and never shows it: a group still holding `required` was refused by
+            `add_param_group` with a `ValueError`.
 
         Returns:
             The fixed text `<required parameter>`. / 固定文字 `<required parameter>`。

@@ -225,7 +225,8 @@ class RMSprop(Optimizer):
 
             `load_state_dict` 也经由这里装入参数组，所以一个缺少较新选项（`momentum`、
             `centered`、`foreach`、`maximize`、`differentiable`、`capturable`）的旧状态字典
-            也能加载，缺的选项取构造时的默认值。旧版本把 `step` 存成 Python 数；这里把它
+            也能加载，缺的选项取固定的值（`momentum=0`、`centered=False` 等，即构造函数参数的默认值），
+            而不是这个优化器构造时实际给的值。旧版本把 `step` 存成 Python 数；这里把它
             换成 0 维张量：`capturable` 的组放在参数的设备上，否则放在默认设备上（没有用
             `torch.set_default_device` 改过时就是 CPU）。
 
@@ -233,8 +234,10 @@ class RMSprop(Optimizer):
 
             `load_state_dict` installs param groups through here too, so an old state_dict
             lacking newer options (`momentum`, `centered`, `foreach`, `maximize`,
-            `differentiable`, `capturable`) still loads, the missing options taking the
-            constructor's defaults. Older versions stored `step` as a Python number; here it
+            `differentiable`, `capturable`) still loads, the missing options taking fixed values
+            (`momentum=0`, `centered=False`, ...: the defaults of the constructor's arguments), not
+            the values this optimizer was built with. Older versions stored `step` as a Python
+            number; here it
             becomes a 0-d tensor: on the parameter's device for a `capturable` group, otherwise
             on the default device (the CPU unless `torch.set_default_device` changed it).
 

@@ -6,6 +6,8 @@ Each test runs on torch and on ours and asserts what the corrected sentence says
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 import torch
 import torch.distributed as dist
@@ -69,3 +71,41 @@ def test_all_delayed_ddp_fails_in_pre_forward(nn, one_process_group):
     )
     with pytest.raises(AttributeError, match="_lazy_init_ran"):
         ddp(torch.ones(3, 2))
+
+
+@proves(
+    "annotated_src/annotated_optim/optimizer.py",
+    "_RequiredParameter.__repr__",
+    "`<required parameter>` shows in repr(optimizer.defaults), never in the optimizer's own repr",
+)
+@each_optim()
+def test_required_shows_in_defaults_not_in_the_optimizer_repr(optim):
+    required = importlib.import_module(f"{optim.__name__}.optimizer").required
+
+    class Plain(optim.Optimizer):
+        def __init__(self, params, lr=required):
+            super().__init__(params, {"lr": lr})
+
+    # 中: 默认值保持 required，学习率由参数组自己给出。
+    # EN: The default stays `required`; the group gives its own learning rate.
+    opt = Plain([{"params": [torch.nn.Parameter(torch.zeros(1))], "lr": 0.5}])
+    assert "<required parameter>" in repr(opt.defaults)
+    assert "<required parameter>" not in repr(opt)
+
+
+@proves(
+    "annotated_src/annotated_optim/rmsprop.py",
+    "RMSprop.__setstate__",
+    "options missing from an old state_dict take fixed values (momentum 0, centered False), "
+    "not the values the optimizer was built with",
+)
+@each_optim()
+def test_rmsprop_old_state_dict_gets_fixed_defaults(optim):
+    params = [torch.nn.Parameter(torch.zeros(2))]
+    opt = optim.RMSprop(params, lr=0.1, momentum=0.9, centered=True)
+    old = opt.state_dict()
+    for group in old["param_groups"]:
+        del group["momentum"], group["centered"]
+    opt.load_state_dict(old)
+    assert opt.param_groups[0]["momentum"] == 0
+    assert opt.param_groups[0]["centered"] is False
