@@ -115,8 +115,14 @@ def test_language_choice_follows_navigation_and_reload(page, server, screenshots
     check_clean(page)
 
 
-def test_english_mode_shows_no_chinese_on_any_page(page, server, without_search_index):
-    """In English mode no Chinese character is visible anywhere but the switch."""
+# The sweep over every page is split into shards, so that pytest-xdist's workers share it.
+SHARDS = 4
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_english_mode_shows_no_chinese_on_any_page(page, server, without_search_index, shard):
+    """In English mode no Chinese character is visible anywhere but the switch (every page: the
+    shards together cover all of them)."""
     # 中: 只看页面本身显示的文字：不需要搜索索引，也不必等图片载入（图片不是文字节点）；
     #     lang.js 在 DOMContentLoaded 时选定语言，等到 data-book-lang 为 en 再检查。
     # EN: Only the text a page shows matters: no search index, and no wait for the images (they
@@ -125,7 +131,7 @@ def test_english_mode_shows_no_chinese_on_any_page(page, server, without_search_
     without_search_index(page)
     choose_language(page, "en")
     found = {}
-    for path in site_pages(server):
+    for path in site_pages(server)[shard::SHARDS]:
         page.goto(server + path, wait_until="domcontentloaded")
         page.wait_for_function("document.documentElement.getAttribute('data-book-lang') === 'en'")
         visible = page.evaluate(VISIBLE_TEXT, [CJK, False])
