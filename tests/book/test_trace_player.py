@@ -51,6 +51,12 @@ def settle(page) -> None:
     page.wait_for_function(SETTLED, polling=250, timeout=10000)
 
 
+def line_comes_into_view(page) -> None:
+    """The current line ends up between the header and the player (a smooth scroll may be slow to
+    start on a busy machine, so wait for the state, not for the scrolling to stop)."""
+    page.wait_for_function(LINE_IN_VIEW, arg=PLAYER, polling=100, timeout=10000)
+
+
 @pytest.fixture(scope="module")
 def run(book) -> dict:
     """Chapter 6's recorded call, as the build wrote it."""
@@ -123,8 +129,7 @@ def test_next_walks_through_call_impl_and_back_goes_back(page, server, run, scre
         index -= 1
         assert page.evaluate(CURRENT) == expected[index], index
     assert step_number(page) == last + 1
-    settle(page)
-    assert page.evaluate(LINE_IN_VIEW, PLAYER)
+    line_comes_into_view(page)
     # The values: at the call of _call_impl, its arguments by name and value.
     call = next(i for i, s in enumerate(run["steps"]) if s["fn"] == CALL_IMPL and s["ev"] == "call")
     while index > call:
@@ -333,8 +338,7 @@ def test_docked_player_stays_on_screen_and_off_the_current_line(
         for index in (wanted[0], wanted[len(wanted) // 2], wanted[-1]):
             player.locator("input[type=range]").fill(str(index))
             assert page.evaluate(CURRENT) == expected[index]
-            settle(page)
-            assert page.evaluate(LINE_IN_VIEW, PLAYER), index
+            line_comes_into_view(page)
             panel = player.locator(".book-trace-panel").bounding_box()
             assert panel["x"] >= 0 and panel["x"] + panel["width"] <= width + 0.5, panel
             assert panel["y"] >= 0 and panel["y"] + panel["height"] <= height + 0.5, panel
