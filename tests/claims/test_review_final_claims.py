@@ -39,18 +39,6 @@ def test_averaged_model_assigns_its_copy_through_setattr(nn, optim):
     assert "module" in plain._modules and "module" not in vars(plain)
 
 
-@pytest.fixture
-def one_process_group(tmp_path):
-    """A 1-process gloo default group for the test's duration."""
-    if dist.is_initialized():
-        pytest.skip("a default process group already exists")
-    dist.init_process_group(
-        "gloo", store=dist.FileStore(str(tmp_path / "store"), 1), rank=0, world_size=1
-    )
-    yield
-    dist.destroy_process_group()
-
-
 @pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(), reason="needs gloo")
 @proves(
     "annotated_src/annotated_nn/parallel/distributed.py",
